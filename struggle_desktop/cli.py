@@ -1,0 +1,407 @@
+"""The command line: ``struggle-desktop`` and ``python -m struggle_desktop``.
+
+This is a contract (ARCHITECTURE.md section 6); tests, benchmarks and outside scripts rely on
+the command names, the JSON fields and the exit codes::
+
+    struggle-desktop                                  start the GUI
+    struggle-desktop play --game G --scenario S [--seed N] [--option KEY=VALUE ...]
+    struggle-desktop open FILE                        start the GUI on a saved game
+    struggle-desktop simulate --game G --scenario S --games N --seed N [--option KEY=VALUE ...]
+                              [--jobs J] [--log-dir DIR] [--json]
+    struggle-desktop catalog --game G [--json]
+    struggle-desktop verify FILE [--json]
+    struggle-desktop render (--game G --scenario S [--seed N] | FILE) --out FILE.png [--size WxH]
+
+Exit codes: 0 success; 1 a simulated game failed, or ``verify`` found that the save does not
+replay; 2 bad input (unknown game, scenario or option, a bad value, an unreadable, damaged or
+foreign file), always with one line on stderr starting with ``error:`` and no traceback.
+
+The GUI commands (none, ``play``, ``open``, ``render``) check their arguments first, then hand
+them to ``struggle_desktop.ui.app.main(args)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import re
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any, Callable, NoReturn, TextIO
+
+from struggle_desktop import __version__
+from struggle_desktop import games as games_registry
+from struggle_desktop.engine import saves
+from struggle_desktop.engine.errors import BadOption, SaveError, StruggleError
+from struggle_desktop.engine.session import Session
+from struggle_desktop.simulate import check_setup, simulate
+
+GUI_MODULE = "struggle_desktop.ui.app"
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+#: The largest picture ``render`` accepts on either side, in pixels.
+MAX_RENDER_SIDE = 20_000
+
+
+class UsageError(Exception):
+    """Bad command-line syntax: reported as one ``error:`` line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors become UsageError instead of a usage dump, and
+    which takes no abbreviated long options (``--gam`` could be --game or --games)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+# ------------------------------------------------------------------------------ helpers
+def fail(message: str, stream: TextIO | None = None) -> int:
+    """Print one ``error:`` line (never more) and return the bad-input exit code."""
+    print(f"error: {' '.join(str(message).split())}", file=stream or sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def load_game(game_id: str):
+    """The game module for ``game_id``; BadOption for an unknown game or one not built yet."""
+    if game_id not in games_registry.ALL_GAME_IDS:
+        raise BadOption(f"unknown game {game_id!r} "
+                        f"(known: {', '.join(games_registry.ALL_GAME_IDS)})")
+    if game_id not in games_registry.REGISTRY:
+        raise BadOption(f"game {game_id!r} is not available yet")
+    return games_registry.get_game(game_id)
+
+
+def parse_options(items: list[str] | None) -> dict[str, str]:
+    """``["KEY=VALUE", ...]`` -> ``{KEY: VALUE}``; the game checks keys and values."""
+    options: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise BadOption(f"option {item!r} must have the form KEY=VALUE")
+        if key in options and options[key] != value.strip():
+            raise BadOption(f"option {key} is given twice with different values")
+        options[key] = value.strip()
+    return options
+
+
+def read_save(path: str) -> tuple[dict, Any]:
+    """A save document and its game module (SaveError or BadOption on a bad file)."""
+    document = saves.read_document(path)
+    try:
+        game = load_game(document["game"])
+    except BadOption as exc:
+        raise SaveError(f"{path}: {exc}") from None
+    return document, game
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match:
+        raise BadOption(f"--size takes WIDTHxHEIGHT in pixels, such as 1600x1000, not {text!r}")
+    width, height = int(match[1]), int(match[2])
+    if not (0 < width <= MAX_RENDER_SIDE and 0 < height <= MAX_RENDER_SIDE):
+        raise BadOption(f"--size must be between 1 and {MAX_RENDER_SIDE} pixels on each side")
+    return width, height
+
+
+def launch_gui(args: argparse.Namespace) -> int:
+    """Hand checked arguments to the desktop program, if this build has one."""
+    try:
+        module = importlib.import_module(GUI_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name and (GUI_MODULE == exc.name or GUI_MODULE.startswith(exc.name + ".")):
+            return fail("the desktop window is not available in this build yet")
+        if exc.name and exc.name.split(".")[0] == "PySide6":
+            return fail("the desktop window needs PySide6, which is not installed")
+        raise
+    result = module.main(args)
+    return int(result or 0)
+
+
+class ProgressBar:
+    """A plain-text progress bar on a terminal: ``\\r``, no extra dependency."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // max(total, 1)
+        elapsed = time.perf_counter() - self.started
+        rate = f"  {done / elapsed:.1f} games/s" if elapsed > 0 and done else ""
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}{rate}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+# ------------------------------------------------------------------------------ commands
+def cmd_gui(args: argparse.Namespace) -> int:
+    return launch_gui(args)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    args.options = parse_options(args.option)
+    check_setup(game, args.scenario, args.options)
+    return launch_gui(args)
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    read_save(args.file)
+    return launch_gui(args)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    if args.file and (args.game or args.scenario or args.seed is not None):
+        raise BadOption("render takes either a save FILE or --game/--scenario, not both")
+    if args.file:
+        read_save(args.file)
+    else:
+        if not (args.game and args.scenario):
+            raise BadOption("render needs --game and --scenario, or a save FILE")
+        check_setup(load_game(args.game), args.scenario, {})
+    if Path(args.out).suffix.lower() != ".png":
+        raise BadOption(f"--out must name a .png file, not {args.out!r}")
+    args.size = parse_size(args.size) if args.size else None
+    return launch_gui(args)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    options = parse_options(args.option)
+    if args.log_dir is not None:
+        try:
+            Path(args.log_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BadOption(f"cannot use {args.log_dir} as the log folder: "
+                            f"{exc.strerror or exc}") from None
+    progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    summary = simulate(game, args.scenario, args.games, args.seed, options, jobs=args.jobs,
+                       log_dir=args.log_dir, progress=progress)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_summary(summary))
+    return EXIT_OK if summary["errors"] == 0 else EXIT_FAILED
+
+
+def format_summary(s: dict) -> str:
+    """The human form of a simulate summary."""
+    def num(value: Any) -> str:
+        return "-" if value is None else f"{value:g}"
+
+    options = ", ".join(f"{k}={v}" for k, v in s["options"].items()) or "none"
+    lines = [
+        f"{s['game']} scenario {s['scenario']}: {s['games']} games, seed {s['seed']}, "
+        f"policy {s['policy']}, options {options}",
+        f"completed {s['completed']}, errors {s['errors']}, in {s['seconds']:.2f} s "
+        f"({num(s['games_per_second'])} games/s, {s['jobs']} job(s))",
+        "outcomes: " + (", ".join(f"{k} {v}" for k, v in s["outcomes"].items()) or "none"),
+        f"mean turns {num(s['turns_mean'])}, mean VP {num(s['vp_mean'])}",
+        f"digest {s['digest']}",
+    ]
+    lines += [f"  {message}" for message in s["error_samples"]]
+    return "\n".join(lines)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    document, game = read_save(args.file)
+    report = verify_document(game, document)
+    report["file"] = str(args.file)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    elif report["ok"]:
+        print(f"{args.file}: ok ({report['message']}; {report['actions']} actions, "
+              f"{report['checked']} digests checked)")
+    else:
+        print(f"{args.file}: does not replay: {report['message']}")
+    return EXIT_OK if report["ok"] else EXIT_FAILED
+
+
+def verify_document(game: Any, document: dict) -> dict:
+    """Replay a save and compare it with its recorded digests and its snapshot."""
+    try:
+        # prefer_snapshot: report a mismatch instead of raising, so verify can say why.
+        session, report = Session.from_document(game, document, prefer_snapshot=True)
+    except Exception as exc:  # noqa: BLE001 - a save that crashes the rules does not replay
+        return {"ok": False, "game": document["game"], "scenario": document["scenario"],
+                "actions": len(document["actions"]), "checked": 0, "mismatch_at": None,
+                "message": f"the replay failed: {type(exc).__name__}: {exc}",
+                "data_changed": None, "snapshot_matches": None}
+    ok, message = report.ok, report.message
+    snapshot_matches = None
+    if ok:
+        snapshot_matches = game.digest(document["snapshot"]) == game.digest(session.state)
+        if not snapshot_matches:
+            ok, message = False, "the stored position differs from the replayed one"
+    if not ok and report.data_changed:
+        message += " (the rules or tables changed since it was saved)"
+    return {"ok": ok, "game": document["game"], "scenario": document["scenario"],
+            "actions": report.actions, "checked": report.checked,
+            "mismatch_at": report.mismatch_at, "message": message,
+            "data_changed": report.data_changed, "snapshot_matches": snapshot_matches}
+
+
+def cmd_catalog(args: argparse.Namespace) -> int:
+    catalog = load_game(args.game).catalog()
+    if args.json:
+        print(json.dumps(catalog, indent=2, ensure_ascii=False))
+    else:
+        print(format_catalog(catalog))
+    return EXIT_OK
+
+
+def format_catalog(c: dict) -> str:
+    """The human form of a catalog: one readable section per part."""
+    out = [f"{c['title']} ({c['game']}), rules version {c['rules_version']}"]
+
+    def section(title: str) -> None:
+        out.extend(["", title, "-" * len(title)])
+
+    def para(text: str, indent: int) -> None:
+        out.extend(textwrap.wrap(" ".join(str(text).split()), width=96,
+                                 initial_indent=" " * indent, subsequent_indent=" " * indent))
+
+    def factor(unit: dict, key: str) -> str:
+        value = "-" if unit.get(key) is None else str(unit[key])
+        return f"({value})" if unit.get(f"{key}_paren") else value
+
+    section("Scenarios")
+    for sc in c["scenarios"]:
+        turns = f"{sc['turns']} turns" if sc.get("turns") else "no turn limit"
+        needs = ", ".join(sc.get("required_options") or []) or "none"
+        out.append(f"{sc['id']:>3}  {sc['title']}  ({turns}; required options: {needs})")
+        if sc.get("description"):
+            para(sc["description"], 5)
+    section("Options (--option KEY=VALUE)")
+    for key, spec in c["options"].items():
+        out.append(f"  {key:<20} {spec.get('help', '')} (default {spec.get('default')})")
+    section("Units (military, morph, movement, cost, upkeep, counters; (n) = defence only)")
+    for u in c["units"]:
+        out.append(f"  {u['code']:<4} {u['name']:<20} {factor(u, 'mil'):>4} {factor(u, 'morph'):>4}"
+                   f" {u.get('ma', '-'):>3} {u.get('cost', '-'):>4} {u.get('upkeep', '-'):>3}"
+                   f" {u.get('counters', '-'):>4}")
+    events = c["events"]
+    section(f"Chaos event markers ({events['kinds']} kinds, {events['total']} markers)")
+    for m in events["markers"]:
+        out.append(f"  {m['count']:>2} x {m['name']} [{m['rule']}]")
+        para(m.get("effect", ""), 7)
+    section("Tables (R = reconstructed, * = replaced by a user override)")
+    for t in c["tables"]:
+        flags = ("R" if t["reconstructed"] else " ") + ("*" if t.get("overridden") else " ")
+        out.append(f"  {flags} {t['id']:<18} {t['title']}  ({', '.join(t['rules'])})")
+    m = c["map"]
+    section("Map")
+    out.append(f"  {m['title']}: {m['sectors']} sectors, {len(m['system_sectors'])} system "
+               f"sectors, the Core is sector {m['core']}")
+    rules = c["rule_ids"]
+    section(f"Rule IDs ({rules['count']}: " + ", ".join(
+        f"{n} {k}" for k, n in rules["by_source"].items()) + ")")
+    for r in rules["rules"]:
+        out.append(f"  {r['id']:<24} {r['title']}  [{r['source']}]")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------------------ parser
+def _add_game_arguments(p: argparse.ArgumentParser, required: bool = True) -> None:
+    p.add_argument("--game", required=required, metavar="G",
+                   help=f"one of {', '.join(games_registry.ALL_GAME_IDS)}")
+    p.add_argument("--scenario", required=required, metavar="S", help="scenario id")
+
+
+def _add_option_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an optional rule or setting (repeatable), such as nexus=on")
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="struggle-desktop",
+                    description="Science-fiction board wargames on the desktop. "
+                                "Without a command, start the desktop window.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("play", help="start the desktop window on a new game")
+    _add_game_arguments(p)
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")
+    _add_option_argument(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("open", help="start the desktop window on a saved game")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_open)
+
+    p = sub.add_parser(
+        "simulate", help="play many games headless and summarise them",
+        epilog="--option policy=bot|random chooses the program's player (default bot). "
+               "--log-dir writes game-<k>.jsonl: every log entry, a {kind: turn, turn, "
+               "...tracks} line before each turn's turn-start entry (kept with kind "
+               "'turn-start'), and a final {kind: final, outcome, turns, ...tracks} line.")
+    _add_game_arguments(p)
+    p.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
+    p.add_argument("--seed", type=int, required=True, metavar="N", help="batch seed")
+    _add_option_argument(p)
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
+    p.add_argument("--log-dir", default=None, metavar="DIR", help="write game-<k>.jsonl here")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("catalog", help="list scenarios, units, events, tables and rule IDs")
+    p.add_argument("--game", required=True, metavar="G")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_catalog)
+
+    p = sub.add_parser("verify", help="replay a save and check it against its digests")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("render", help="draw a map picture (desktop window code, offscreen)")
+    p.add_argument("file", nargs="?", metavar="FILE", help="a save file")
+    _add_game_arguments(p, required=False)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--out", required=True, metavar="FILE.png")
+    p.add_argument("--size", default=None, metavar="WxH")
+    p.set_defaults(func=cmd_render)
+
+    parser.set_defaults(func=cmd_gui)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the program; returns the exit code (0 ok, 1 failed check, 2 bad input)."""
+    try:
+        args = build_parser().parse_args(argv)
+        command: Callable[[argparse.Namespace], int] = args.func
+        return command(args)
+    except UsageError as exc:
+        return fail(str(exc))
+    except StruggleError as exc:
+        return fail(str(exc))
+    except SystemExit as exc:   # --help and --version end through argparse's exit()
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python from complaining
+        # again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The game-agnostic core: dice, flow, log, saves, data loading and boards. Never imports Qt."""

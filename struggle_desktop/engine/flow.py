@@ -1,0 +1,161 @@
+"""The procedure-stack flow: rules as small resumable steps stored in the game state.
+
+A game's progress is a stack of *frames* in ``state["stack"]``. Each frame is a plain dict with
+the name of a procedure (``"proc"``) and that procedure's own locals (a step counter, a list of
+sectors still to handle...). The runner calls the procedure of the top frame again and again;
+a procedure may push sub-frames, pop itself, or stop the run by *asking* the player a question
+(``state["pending"]``). Because everything lives in the state, a game can be saved while a prompt
+waits in the middle of an automated phase and resumed later, and replays are exact.
+
+>>> from struggle_desktop.engine.flow import Context, run
+>>> def hello(ctx, frame):
+...     ctx.log("DEMO-1", "note", "hello")
+...     ctx.pop()
+>>> state = {"rng": [1, 3], "stack": [{"proc": "hello"}], "pending": None, "outcome": None,
+...          "log": [], "turn": 0, "phase": 0}
+>>> ctx = Context(state, {"hello": hello})
+>>> run(ctx); ctx.close()
+>>> state["log"][0]["text"]
+'hello'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence
+
+from struggle_desktop.engine.errors import RunawayError
+from struggle_desktop.engine.rng import Rng
+
+Procedure = Callable[["Context", dict], None]
+
+#: No legal game needs more automated steps between two decisions; more means a loop.
+MAX_STEPS_PER_RUN = 500_000
+
+
+class Context:
+    """What a rules procedure works with: the state, the generator, logging and the stack.
+
+    A game subclasses it to add its data tables and helpers. ``close()`` writes the generator
+    back into the state; call it when a run or an action is finished.
+    """
+
+    def __init__(self, state: dict, procedures: dict[str, Procedure]):
+        self.state = state
+        self.procedures = procedures
+        self.rng = Rng.from_json(state["rng"])
+
+    def close(self) -> None:
+        self.state["rng"] = self.rng.to_json()
+
+    # ----------------------------------------------------------------------------- stack
+    def push(self, proc: str, **frame: Any) -> dict:
+        if proc not in self.procedures:
+            raise KeyError(f"unknown procedure {proc!r}")
+        frame["proc"] = proc
+        self.state["stack"].append(frame)
+        return frame
+
+    def pop(self) -> dict:
+        return self.state["stack"].pop()
+
+    def top(self) -> dict | None:
+        stack = self.state["stack"]
+        return stack[-1] if stack else None
+
+    def ask(self, kind: str, text: str, role: str = "imperial", rule: str = "", **data: Any) -> None:
+        """Stop the run and wait for the player. The answer arrives in the top frame's
+        ``"answer"`` key (see ``answer``); the procedure is then called again."""
+        prompt = {"kind": kind, "text": text, "role": role, "rule": rule}
+        prompt.update(data)
+        self.state["pending"] = prompt
+
+    # ----------------------------------------------------------------------------- log
+    def log(
+        self,
+        rule: str,
+        kind: str,
+        text: str,
+        refs: Sequence[Any] = (),
+        dice: Sequence[dict] = (),
+    ) -> dict:
+        entry = {
+            "turn": self.state["turn"],
+            "phase": self.state["phase"],
+            "rule": rule,
+            "kind": kind,
+            "text": text,
+            "refs": list(refs),
+            "dice": list(dice),
+        }
+        self.state["log"].append(entry)
+        return entry
+
+    # ----------------------------------------------------------------------------- dice
+    def roll(
+        self,
+        die: str,
+        rule: str,
+        why: str,
+        modifiers: Iterable[tuple[str, int]] = (),
+        refs: Sequence[Any] = (),
+        zero_as: int | None = None,
+    ) -> int:
+        """Roll a named die, log the face, the modifiers and the result, return the result.
+
+        ``zero_as`` reads a face of 0 as another value before modifiers (SGE-DICE-4 style).
+        """
+        if die == "d10":
+            face = self.rng.d10()
+        elif die == "d6":
+            face = self.rng.d6()
+        elif die == "d66":
+            face = self.rng.d66()
+        else:
+            raise ValueError(f"unknown die {die!r}")
+        value = zero_as if (zero_as is not None and face == 0) else face
+        mods = [[label, amount] for label, amount in modifiers if amount]
+        result = value + sum(amount for _, amount in mods)
+        record = {"die": die, "face": face, "modifiers": mods, "result": result}
+        if value != face:
+            record["read_as"] = value
+        self.log(rule, "roll", f"{why}: {die} {face}" + (
+            f" (read as {value})" if value != face else "") + (
+            "".join(f" {'+' if a > 0 else '-'}{abs(a)} {label}" for label, a in mods)) + (
+            f" = {result}" if mods or value != face else ""), refs=refs, dice=[record])
+        return result
+
+    def pick(self, items: Sequence[Any], rule: str, why: str, refs: Sequence[Any] = ()) -> Any:
+        """One uniform random choice among ``items``, logged as "k of n" (SGE-DICE-9 style).
+        A single item is taken without a draw."""
+        n = len(items)
+        if n == 0:
+            raise ValueError("pick() from an empty list")
+        if n == 1:
+            return items[0]
+        k = self.rng.below(n)
+        self.log(rule, "draw", f"{why}: {k + 1} of {n}", refs=refs,
+                 dice=[{"die": f"pick{n}", "face": k + 1, "modifiers": [], "result": k + 1}])
+        return items[k]
+
+
+def answer(state: dict, action: dict) -> None:
+    """Hand the player's answer to the frame that asked, and clear the prompt."""
+    state["stack"][-1]["answer"] = action
+    state["pending"] = None
+
+
+def run(ctx: Context, max_steps: int = MAX_STEPS_PER_RUN) -> None:
+    """Run procedures until a prompt waits, the game is over or the stack is empty."""
+    state = ctx.state
+    stack = state["stack"]
+    procedures = ctx.procedures
+    steps = 0
+    while stack and state["pending"] is None and state["outcome"] is None:
+        frame = stack[-1]
+        procedures[frame["proc"]](ctx, frame)
+        steps += 1
+        if steps > max_steps:
+            raise RunawayError(
+                f"more than {max_steps} automated steps without a decision "
+                f"(top frame: {stack[-1]['proc'] if stack else None})"
+            )

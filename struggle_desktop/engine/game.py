@@ -1,0 +1,55 @@
+"""The game-module interface (ARCHITECTURE.md section 2) shared by every game.
+
+A game module is one object with the members below. The UI, the command line, the bots and the
+fuzzers talk to games only through it. State is plain JSON-like data; actions are small dicts
+such as ``{"verb": "move", "unit": "SF-03", "to": 17}``; every action is checked against the
+legal actions of the position before it changes anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+State = dict
+Action = dict
+
+
+@runtime_checkable
+class GameModule(Protocol):
+    id: str
+    title: str
+    roles: tuple[str, ...]
+    rules_version: str
+
+    def scenarios(self) -> list[dict]:
+        """``[{"id", "title", "required_options", "description", ...}]``"""
+
+    def options(self) -> dict[str, dict]:
+        """Option key -> ``{"type", "default", "choices"?, "help"}``."""
+
+    def setup(self, scenario: str, seed: int, options: dict[str, Any] | None = None) -> State:
+        """A new game, all randomness from ``seed``; raises BadOption for bad input."""
+
+    def view(self, state: State, role: str) -> dict:
+        """What ``role`` may see, including the pending prompt and the legal actions."""
+
+    def legal_actions(self, state: State, role: str) -> list[Action]:
+        """Every action ``role`` may take now (empty when nothing waits for that role)."""
+
+    def apply(self, state: State, role: str, action: Action) -> State:
+        """A new state after ``action``; raises IllegalAction and leaves ``state`` untouched."""
+
+    def advance(self, state: State) -> State:
+        """Run automated steps until a decision is needed or the game ends."""
+
+    def outcome(self, state: State) -> dict | None:
+        """None while playing, else ``{"result", ...}``."""
+
+    def digest(self, state: State) -> str:
+        """A stable hash of the whole state."""
+
+    def data_digest(self) -> str:
+        """A hash of the tables and maps the rules use."""
+
+    def catalog(self) -> dict:
+        """Scenarios, units, events, tables (with reconstructed flags) and rule IDs."""

@@ -1,0 +1,56 @@
+"""Where the program's data and the user's files live.
+
+Data folders (``assets/``, ``scenarios/``) sit at the top of a source checkout; an installed
+wheel carries them as ``struggle_desktop/_data/``. User folders come from platformdirs.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "struggle_desktop"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=None)
+def data_root() -> Path:
+    """The folder that holds ``assets/`` and ``scenarios/``."""
+    installed = _PACKAGE_DIR / "_data"
+    if (installed / "assets").is_dir():
+        return installed
+    checkout = _PACKAGE_DIR.parent
+    if (checkout / "assets").is_dir():
+        return checkout
+    raise FileNotFoundError(
+        f"cannot find the program's data folders (looked in {installed} and {checkout})"
+    )
+
+
+def assets_dir() -> Path:
+    return data_root() / "assets"
+
+
+def scenarios_dir() -> Path:
+    return data_root() / "scenarios"
+
+
+def user_config_dir() -> Path:
+    """Per-user settings and table overrides. STRUGGLE_DESKTOP_HOME redirects every user folder
+    (tests and portable installs use it)."""
+    home = os.environ.get("STRUGGLE_DESKTOP_HOME")
+    if home:
+        return Path(home) / "config"
+    return Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def user_data_dir() -> Path:
+    """Autosaves and other files the program writes for the user."""
+    home = os.environ.get("STRUGGLE_DESKTOP_HOME")
+    if home:
+        return Path(home) / "data"
+    return Path(platformdirs.user_data_dir(APP_NAME))

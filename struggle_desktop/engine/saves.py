@@ -1,0 +1,158 @@
+"""Save files: one JSON document, written atomically, read without executing anything.
+
+Layout (ARCHITECTURE.md section 4): a header (``format``, ``format_version``, ``app_version``,
+``game``, ``rules_version``, ``data_digest``, ``overrides``, ``scenario``, ``options``,
+``seed``), the full ``actions`` list, periodic ``digests`` of the state after given action
+counts, and the latest ``snapshot``. Loading replays the actions from the set-up and compares
+the digests (see ``session.Session.load``).
+
+Old files are brought up to date by the functions in ``MIGRATIONS`` (``version -> function``
+returning the document at ``version + 1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+import jsonschema
+
+from struggle_desktop import __version__
+from struggle_desktop.engine.errors import SaveError
+
+FORMAT = "struggle-desktop-save"
+FORMAT_VERSION = 1
+
+#: format_version -> function(document) -> document of format_version + 1
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+
+#: Saves larger than this are refused before parsing: no real game comes near it.
+MAX_SAVE_BYTES = 200 * 1024 * 1024
+
+SAVE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["format", "format_version", "game", "scenario", "options", "seed", "actions",
+                 "digests", "snapshot", "rules_version", "data_digest", "app_version"],
+    "properties": {
+        "format": {"const": FORMAT},
+        "format_version": {"type": "integer", "minimum": 1},
+        "app_version": {"type": "string"},
+        "game": {"type": "string"},
+        "rules_version": {"type": "string"},
+        "data_digest": {"type": "string"},
+        "overrides": {"type": "object"},
+        "scenario": {"type": "string"},
+        "options": {"type": "object"},
+        "seed": {"type": "integer"},
+        "actions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["role", "action"],
+                "properties": {"role": {"type": "string"}, "action": {"type": "object"}},
+            },
+        },
+        "digests": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["after", "digest"],
+                "properties": {"after": {"type": "integer", "minimum": 0},
+                               "digest": {"type": "string"}},
+            },
+        },
+        "snapshot": {"type": "object"},
+    },
+}
+_VALIDATOR = jsonschema.Draft202012Validator(SAVE_SCHEMA)
+
+
+def make_document(
+    *, game: str, rules_version: str, data_digest: str, overrides: dict, scenario: str,
+    options: dict, seed: int, actions: list[dict], digests: list[dict], snapshot: dict,
+) -> dict:
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "app_version": __version__,
+        "game": game,
+        "rules_version": rules_version,
+        "data_digest": data_digest,
+        "overrides": overrides,
+        "scenario": scenario,
+        "options": options,
+        "seed": seed,
+        "actions": actions,
+        "digests": digests,
+        "snapshot": snapshot,
+    }
+
+
+def write_atomic(path: Path | str, document: dict) -> None:
+    """Write to a temporary file in the same folder, flush, fsync, then replace: a crash
+    leaves either the old file or the new one, never half of one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(document, separators=(",", ":"), sort_keys=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def read_document(path: Path | str) -> dict:
+    """Read, migrate and check a save file. The file itself is never modified."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_SAVE_BYTES:
+            raise SaveError(f"{path} is too large to be a save file ({size} bytes)")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SaveError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise SaveError(f"{path} is a folder, not a save file") from None
+    except OSError as exc:
+        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise SaveError(f"{path} is not a save file (damaged, truncated or not JSON)") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise SaveError(f"{path} is not a struggle_desktop save file")
+    document = migrate(document, str(path))
+    errors = sorted(_VALIDATOR.iter_errors(document), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
+        raise SaveError(f"{path} is damaged: {where}: {errors[0].message}")
+    return document
+
+
+def migrate(document: dict, source: str = "save") -> dict:
+    version = document.get("format_version")
+    if not isinstance(version, int) or version < 1:
+        raise SaveError(f"{source}: unknown save format version {version!r}")
+    if version > FORMAT_VERSION:
+        raise SaveError(
+            f"{source} was written by a newer version of the program "
+            f"(save format {version}, this program reads up to {FORMAT_VERSION})")
+    while version < FORMAT_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise SaveError(f"{source}: no migration from save format {version}")
+        document = step(document)
+        version += 1
+        document["format_version"] = version
+    return document

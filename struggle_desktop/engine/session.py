@@ -1,0 +1,147 @@
+"""A headless game session: one game in progress, its action list, saves and replays.
+
+Every change goes through ``perform`` (apply, then advance, then record): the command line, the
+bots and the desktop UI all use this one path, so a save always replays to the same position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from struggle_desktop.engine import saves
+from struggle_desktop.engine.errors import SaveError, StruggleError
+from struggle_desktop.engine.game import GameModule
+
+#: A state digest is recorded after every this many actions (and always at the end).
+DIGEST_EVERY = 25
+
+
+@dataclass
+class ReplayReport:
+    ok: bool
+    actions: int
+    checked: int
+    mismatch_at: int | None = None
+    message: str = ""
+    data_changed: bool = False
+
+
+@dataclass
+class Session:
+    game: GameModule
+    scenario: str
+    seed: int
+    options: dict[str, Any]
+    state: dict
+    actions: list[dict] = field(default_factory=list)
+    digests: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, game: GameModule, scenario: str, seed: int, options: dict | None = None) -> "Session":
+        state = game.setup(scenario, seed, options or {})
+        state = game.advance(state)
+        return cls(game, scenario, seed, dict(state.get("options", options or {})), state)
+
+    def perform(self, role: str, action: dict, copy: bool = True) -> dict:
+        """Apply one action and run the automated steps after it. Raises IllegalAction and
+        leaves the session unchanged if the action is not legal."""
+        state = self.game.apply(self.state, role, action, copy=copy)
+        state = self.game.advance(state)
+        self.state = state
+        self.actions.append({"role": role, "action": action})
+        if len(self.actions) % DIGEST_EVERY == 0:
+            self.digests.append({"after": len(self.actions), "digest": self.game.digest(state)})
+        return state
+
+    # ------------------------------------------------------------------------- files
+    def to_document(self) -> dict:
+        digests = list(self.digests)
+        if not digests or digests[-1]["after"] != len(self.actions):
+            digests.append({"after": len(self.actions), "digest": self.game.digest(self.state)})
+        return saves.make_document(
+            game=self.game.id,
+            rules_version=self.game.rules_version,
+            data_digest=self.game.data_digest(),
+            overrides=self.game.overrides(),
+            scenario=self.scenario,
+            options=self.options,
+            seed=self.seed,
+            actions=self.actions,
+            digests=digests,
+            snapshot=self.state,
+        )
+
+    def save(self, path: Path | str) -> None:
+        saves.write_atomic(path, self.to_document())
+
+    @classmethod
+    def from_document(cls, game: GameModule, document: dict,
+                      prefer_snapshot: bool = False) -> tuple["Session", ReplayReport]:
+        """Rebuild a session by replaying the recorded actions and checking the digests.
+
+        If the replay disagrees (the rules or the data changed since the game was saved), a
+        SaveError says so, unless ``prefer_snapshot`` asks to keep the stored snapshot.
+        """
+        return _finish_load(game, document, prefer_snapshot)
+
+    @classmethod
+    def load(cls, games: dict[str, GameModule], path: Path | str,
+             prefer_snapshot: bool = False) -> tuple["Session", ReplayReport]:
+        document = saves.read_document(path)
+        game = games.get(document["game"])
+        if game is None:
+            raise SaveError(f"{path}: unknown game {document['game']!r}")
+        return _finish_load(game, document, prefer_snapshot)
+
+
+def _replay_session(game: GameModule, document: dict) -> tuple[Session | None, ReplayReport]:
+    actions = document["actions"]
+    expected = {d["after"]: d["digest"] for d in document["digests"]}
+    data_changed = (document.get("data_digest") != game.data_digest()
+                    or document.get("rules_version") != game.rules_version)
+    try:
+        session = Session.new(game, document["scenario"], document["seed"], document["options"])
+    except StruggleError as exc:
+        return None, ReplayReport(False, len(actions), 0, 0, f"cannot set up the game: {exc}",
+                                  data_changed)
+    checked = 0
+    if 0 in expected:
+        checked += 1
+        if game.digest(session.state) != expected[0]:
+            return session, ReplayReport(False, len(actions), checked, 0,
+                                         "the set-up differs from the saved one", data_changed)
+    for k, entry in enumerate(actions, start=1):
+        try:
+            session.perform(entry["role"], entry["action"], copy=False)
+        except StruggleError as exc:
+            return session, ReplayReport(False, len(actions), checked, k,
+                                         f"action {k} no longer replays: {exc}", data_changed)
+        if k in expected:
+            checked += 1
+            if game.digest(session.state) != expected[k]:
+                return session, ReplayReport(False, len(actions), checked, k,
+                                             f"the position after action {k} differs from the save",
+                                             data_changed)
+    return session, ReplayReport(True, len(actions), checked, None, "replay matches the save",
+                                 data_changed)
+
+
+def replay(game: GameModule, document: dict) -> ReplayReport:
+    return _replay_session(game, document)[1]
+
+
+def _finish_load(game: GameModule, document: dict, prefer_snapshot: bool
+                 ) -> tuple[Session, ReplayReport]:
+    session, report = _replay_session(game, document)
+    if report.ok and session is not None:
+        session.digests = [d for d in document["digests"] if d["after"] < len(document["actions"])
+                           and d["after"] % DIGEST_EVERY == 0]
+        return session, report
+    if prefer_snapshot:
+        kept = Session(game, document["scenario"], document["seed"], document["options"],
+                       document["snapshot"], list(document["actions"]), [])
+        return kept, report
+    raise SaveError(f"the save does not replay: {report.message}"
+                    + (" (the rules or tables changed since it was saved)" if report.data_changed else ""))

@@ -1,0 +1,416 @@
+"""The Imperial bot: plays the Empire's decisions with simple, explainable heuristics.
+
+It keeps the Core garrisoned, gathers strike groups on Chaos sectors it can beat, attacks when
+the expected exchange favours the Empire (using the same odds the combat dialog shows),
+recruits within its budget, colonizes, buys Repression and Illumination, and uses extropy. It
+is deterministic: the same position gives the same action (the ``rng`` it is handed is used
+only to break exact ties). It powers ``simulate`` and, later, the in-game hint.
+
+Each prompt kind has a handler ``_<kind>(bot, pending) -> action``; a kind without a handler
+falls back to a cautious default (decline, done, or the first legal action).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
+
+HARMFUL = {"REBELLION", "USURPER", "IE-ARISES", "INVADERS", "MUTANT", "SMASH", "TECH-COLLAPSE",
+           "ATTRITION", "REFORMS", "TROOPS-PAY", "WEB-RAIDERS", "PARANOIA", "ELITES",
+           "BIOMECH", "DARK-EMPIRE", "PROBE", "POWER-STRUGGLE", "COLONIZATION"}
+DECLINE_VERBS = ("done", "no_suppression", "allow_event", "no_attack", "no_leader", "decline",
+                 "skip", "pass")
+
+Handler = Callable[["Bot", dict], dict]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(*kinds: str):
+    def register(fn: Handler) -> Handler:
+        for kind in kinds:
+            HANDLERS[kind] = fn
+        return fn
+    return register
+
+
+def choose(game, state: dict, role: str, rng: Rng) -> dict:
+    """The bot's action for the pending prompt of ``state``."""
+    bot = Bot(game, state, rng)
+    p = state["pending"]
+    handler = HANDLERS.get(p["kind"])
+    action = handler(bot, p) if handler else None
+    if action is None:
+        action = bot.default(p)
+    return action
+
+
+class Bot:
+    def __init__(self, game, state: dict, rng: Rng):
+        self.game = game
+        self.state = state
+        self.ctx: Ctx = game.context(state)
+        self.rng = rng
+        self._legal: list[dict] | None = None
+
+    @property
+    def legal(self) -> list[dict]:
+        if self._legal is None:
+            self._legal = self.game.legal_actions(self.state, "imperial")
+        return self._legal
+
+    def is_legal(self, action: dict) -> bool:
+        return self.game.check_action(self.state, "imperial", action) is None
+
+    def default(self, p: dict) -> dict:
+        for verb in DECLINE_VERBS:
+            for action in self.legal:
+                if action["verb"] == verb:
+                    return action
+        return self.legal[0]
+
+    def first(self, verb: str, **match) -> dict | None:
+        for action in self.legal:
+            if action["verb"] == verb and all(action.get(k) == v for k, v in match.items()):
+                return action
+        return None
+
+    # ------------------------------------------------------------------ judgement
+    def threat(self, n: int) -> int:
+        """Chaos strength in and next to sector n (military + morph of mobile units)."""
+        ctx = self.ctx
+        total = 0
+        for m in (n, *ctx.galaxy.neighbours[n]):
+            for uid in ctx.chaos_mobile_at(m):
+                total += ctx.factor(uid, "mil") + ctx.factor(uid, "morph")
+        return total
+
+    def frontier(self) -> list[int]:
+        """Imperial systems under threat, most threatened first; the Core counts double."""
+        ctx = self.ctx
+        scored = []
+        for n in ctx.imperial_system_sectors():
+            t = self.threat(n) * (2 if n == ctx.galaxy.core else 1)
+            if t:
+                scored.append((-t, n))
+        return [n for _, n in sorted(scored)]
+
+    def unit_value(self, unit: str) -> float:
+        ctx = self.ctx
+        if unit.startswith("system:"):
+            n = int(unit.split(":")[1])
+            s = ctx.system_at(n)
+            return 3.0 + 2 * ctx.effective_rv(s) if s else 0.0
+        u = ctx.units.get(unit)
+        if u is None:
+            return 0.0
+        t = ctx.data.unit_types[u["type"]]
+        return 1.0 + t.cost / 3
+
+    def attack_value(self, n: int, kind: str) -> float:
+        """Expected worth of an Imperial attack: Chaos losses minus Imperial losses, with
+        converted Chaos systems worth the most (they raise the VP)."""
+        from struggle_desktop.games.struggle.combat import compute_odds
+
+        odds = compute_odds(self.ctx, n, "imp", kind)
+        value = 0.0
+        for result, prob in odds.results.items():
+            if result == "-":
+                continue
+            struck = odds.affected.get(result, [])
+            worth = sum(self.unit_value(u) for u in struck)
+            if kind == "morph" and result[0] == "D":
+                worth *= 1.5   # converting keeps the units and systems for the Empire
+            value += prob * (worth if result[0] == "D" else -worth)
+        return value
+
+
+# ====================================================================== set-up and events
+@handles("setup_placement")
+def _setup(bot: Bot, p: dict) -> dict:
+    return {"verb": "auto_place"}
+
+
+@handles("institute", "institute_cancel")
+def _institute(bot: Bot, p: dict) -> dict | None:
+    marker = p.get("marker")
+    want = "cancel_event" if marker in HARMFUL else "allow_event"
+    return bot.first(want)
+
+
+@handles("suppression", "suppress")
+def _suppress(bot: Bot, p: dict) -> dict | None:
+    return bot.first("suppress")
+
+
+@handles("leviathan")
+def _leviathan(bot: Bot, p: dict) -> dict | None:
+    # Halving every CI change mostly halves the Chaos side's gains.
+    for verb in ("accept_leviathan", "accept"):
+        action = bot.first(verb)
+        if action:
+            return action
+    return None
+
+
+@handles("alliance")
+def _alliance(bot: Bot, p: dict) -> dict | None:
+    """Take over the strongest Chaos force in or next to Imperial territory."""
+    ctx = bot.ctx
+    best = None
+    for action in bot.legal:
+        if action["verb"] != "alliance":
+            continue
+        n = action["sector"]
+        strength = sum(ctx.factor(u, "mil") + ctx.factor(u, "morph") for u in ctx.chaos_mobile_at(n))
+        near = 1 if any(ctx.imperial_controlled(m) for m in (n, *ctx.galaxy.neighbours[n])) else 0
+        key = (near, strength, -n)
+        if best is None or key > best[0]:
+            best = (key, action)
+    return None if best is None else best[1]
+
+
+@handles("alliance_move")
+def _alliance_move(bot: Bot, p: dict) -> dict | None:
+    """Lead the force as far from Imperial systems as it can go."""
+    ctx = bot.ctx
+    imperial = ctx.imperial_system_sectors() or [ctx.galaxy.core]
+    best = None
+    for action in bot.legal:
+        n = action["to"]
+        d = min(ctx.galaxy.dist[n][m] for m in imperial)
+        key = (d, -n)
+        if best is None or key > best[0]:
+            best = (key, action)
+    return None if best is None else best[1]
+
+
+@handles("alliance_attack")
+def _alliance_attack(bot: Bot, p: dict) -> dict | None:
+    return bot.first("no_attack")
+
+
+@handles("corps", "empire_corps")
+def _corps(bot: Bot, p: dict) -> dict | None:
+    front = bot.frontier() or [bot.ctx.galaxy.core]
+    for code in ("CG", "SF"):
+        action = {"verb": "corps", "type": code, "at": front[0]}
+        if bot.is_legal(action):
+            return action
+    return None
+
+
+@handles("crusade", "galactic_crusade")
+def _crusade(bot: Bot, p: dict) -> dict | None:
+    best = None
+    for action in bot.legal:
+        if action["verb"] != "crusade":
+            continue
+        total = action.get("sf", 0) + action.get("cg", 0)
+        balance = -abs(action.get("sf", 0) - action.get("cg", 0))
+        key = (total, balance, bot.threat(action["at"]), -action["at"])
+        if best is None or key > best[0]:
+            best = (key, action)
+    return None if best is None else best[1]
+
+
+@handles("place_leader", "leader", "imperial_leader")
+def _leader(bot: Bot, p: dict) -> dict | None:
+    ctx = bot.ctx
+    best = None
+    for action in bot.legal:
+        uid = action.get("unit")
+        if uid is None or uid not in ctx.units:
+            continue
+        key = (ctx.factor(uid, "mil") + ctx.factor(uid, "morph"), uid)
+        if best is None or key > best[0]:
+            best = (key, action)
+    return None if best is None else best[1]
+
+
+@handles("unpaid", "leave_unpaid", "reforms", "troops_pay", "payment")
+def _unpaid(bot: Bot, p: dict) -> dict | None:
+    """Leave the least valuable things unpaid: low-RV systems far from the Core, cheap units."""
+    ctx = bot.ctx
+    best = None
+    for action in bot.legal:
+        if "sector" in action:
+            s = ctx.system_at(action["sector"])
+            key = (ctx.effective_rv(s) if s else 0, -ctx.galaxy.dist_to_core[action["sector"]])
+        elif "unit" in action and action["unit"] in ctx.units:
+            key = (ctx.data.unit_types[ctx.units[action["unit"]]["type"]].cost, 0)
+        else:
+            continue
+        if best is None or key < best[0]:
+            best = (key, action)
+    return None if best is None else best[1]
+
+
+@handles("alien_leader", "commit_leader")
+def _alien_leader(bot: Bot, p: dict) -> dict | None:
+    return None   # the default declines: leaders are worth more in combat
+
+
+# ====================================================================== Imperial phases
+@handles("maintenance")
+def _maintenance(bot: Bot, p: dict) -> dict | None:
+    if bot.first("pay"):
+        return {"verb": "pay"}
+    ctx = bot.ctx
+    # Short of RP: disband the cheapest unit far from the front; Nexus markers last.
+    disbands = [a for a in bot.legal if a["verb"] == "disband"]
+    if disbands:
+        def key(a):
+            u = ctx.units[a["unit"]]
+            return (ctx.data.unit_types[u["type"]].cost, -bot.threat(u["loc"]), a["unit"])
+        return min(disbands, key=key)
+    return None
+
+
+@handles("recruitment")
+def _recruitment(bot: Bot, p: dict) -> dict | None:
+    ctx = bot.ctx
+    st = ctx.state
+    rp = st["rp"]
+    upkeep = sum(ctx.data.unit_types[u["type"]].upkeep for u in ctx.units.values() if u["side"] == IMP)
+    income = sum(ctx.effective_rv(s) for s in ctx.systems.values() if s["side"] == IMP)
+    reserve = max(0, upkeep - income) + 2
+    prices = ctx.data["markers"]["prices"]
+    options = st["options"]
+    if options.get("illumination"):
+        if st["available"].get("repression", 0) < 2 and rp >= prices["repression_per_rp"] + reserve:
+            action = {"verb": "buy_marker", "marker": "repression"}
+            if bot.is_legal(action):
+                return action
+        if st["available"].get("illumination", 0) < 1 and ctx.ci > 40 and rp >= prices["illumination"] + reserve:
+            action = {"verb": "buy_marker", "marker": "illumination"}
+            if bot.is_legal(action):
+                return action
+    spend = rp - reserve
+    front = bot.frontier() or ctx.imperial_system_sectors()
+    if spend >= 3 and front:
+        morph = sum(ctx.factor(u, "morph", defending=False) for u, r in ctx.units.items() if r["side"] == IMP)
+        mil = sum(ctx.factor(u, "mil", defending=False) for u, r in ctx.units.items() if r["side"] == IMP)
+        order = ("CG", "AF", "SF") if morph <= mil else ("AF", "SF", "CG")
+        for code in order:
+            t = ctx.data.unit_types[code]
+            if t.cost > spend:
+                continue
+            for n in front[:4]:
+                action = {"verb": "buy_unit", "type": code, "at": n}
+                if bot.is_legal(action):
+                    return action
+    return {"verb": "done"}
+
+
+@handles("movement")
+def _movement(bot: Bot, p: dict) -> dict | None:
+    plan = movement_plan(bot)
+    for action in plan:
+        if bot.is_legal(action):
+            return action
+    return {"verb": "done"}
+
+
+def movement_plan(bot: Bot) -> list[dict]:
+    """Moves toward the best reachable attack, keeping a guard in the Core.
+
+    Targets are Chaos-held sectors; each unit goes to the target with the best ratio of
+    Chaos value to Chaos strength among those it can reach this phase. Units already in a
+    target sector or guarding the Core stay.
+    """
+    from struggle_desktop.games.struggle.imperial import reachable
+
+    ctx = bot.ctx
+    core = ctx.galaxy.core
+    moved = ctx.state["turn_flags"].get("bot_moved", [])
+    targets = {}
+    for n in ctx.galaxy.numbers:
+        s = ctx.system_at(n)
+        chaos_units = ctx.chaos_mobile_at(n)
+        chaos_sys = s is not None and s["side"] == CHAOS
+        if not chaos_units and not chaos_sys:
+            continue
+        strength = sum(ctx.factor(u, "morph") for u in chaos_units)
+        if chaos_sys:
+            strength += ctx.system_values(s)[1]
+        worth = (3 + 2 * ctx.effective_rv(s)) if chaos_sys else 0
+        worth += len(chaos_units)
+        targets[n] = (worth, strength)
+    if not targets:
+        return []
+    core_guard = sorted(ctx.imp_mobile_at(core))[:2] if ctx.imperial_controlled(core) else []
+    actions = []
+    for uid in sorted(ctx.units):
+        u = ctx.units[uid]
+        if u["side"] != IMP or u["loc"] is None or uid in core_guard or uid in moved:
+            continue
+        if u["loc"] in targets:
+            continue
+        reach = reachable(ctx, uid)
+        best = None
+        for n, cost in reach.items():
+            if n not in targets or n == u["loc"]:
+                continue
+            worth, strength = targets[n]
+            key = (worth / (1 + strength), -cost, -n)
+            if best is None or key > best[0]:
+                best = (key, n)
+        if best is not None:
+            actions.append({"verb": "move", "unit": uid, "to": best[1]})
+    return actions
+
+
+@handles("combat")
+def _combat(bot: Bot, p: dict) -> dict | None:
+    ctx = bot.ctx
+    best = None
+    for n in sorted({u["loc"] for u in ctx.units.values() if u["side"] == IMP and u["loc"]}):
+        for kind in ("morph", "mil"):
+            action = {"verb": "attack", "at": n, "type": kind}
+            if not bot.is_legal(action):
+                continue
+            value = bot.attack_value(n, kind)
+            if value > 0.3 and (best is None or value > best[0]):
+                best = (value, action)
+    return {"verb": "done"} if best is None else best[1]
+
+
+@handles("colonization")
+def _colonization(bot: Bot, p: dict) -> dict | None:
+    for action in bot.legal:
+        if action["verb"] == "colonize":
+            return action
+    return {"verb": "done"}
+
+
+@handles("expeditions", "expedition")
+def _expedition(bot: Bot, p: dict) -> dict | None:
+    """Mount an expedition only with a leader of 2 or more to steady the roll."""
+    for action in bot.legal:
+        if action["verb"] == "expedition" and action.get("leader"):
+            uid = action["leader"]
+            if uid in bot.ctx.units and (bot.ctx.units[uid]["leader"] or 0) >= 2:
+                return action
+    return None
+
+
+@handles("extropy", "end_of_turn")
+def _extropy(bot: Bot, p: dict) -> dict | None:
+    ctx = bot.ctx
+    flags = ctx.state["turn_flags"]
+    if ctx.ci > 20:
+        action = {"verb": "extropy"}
+        if bot.is_legal(action):
+            systems = len(ctx.imperial_system_sectors())
+            cost = max(ctx.data["extropy"]["min_cost"],
+                       -(-systems // ctx.data["extropy"]["systems_per_rp"]))
+            if ctx.state["rp"] - cost >= 2 or ctx.ci > 60:
+                return action
+    if ctx.ci > 30:
+        action = {"verb": "illuminate", "effect": "ci"}
+        if bot.is_legal(action):
+            return action
+    del flags
+    return {"verb": "done"}

@@ -1,0 +1,335 @@
+"""Military and morphogenetic combat (section 9, SGE-CMB-*), shared by both sides.
+
+One function, ``resolve``, fights one combat in one sector: the Imperial player's attacks in
+Phase 11 and the Chaos forces' "+ Attack" and Alliance attacks in Phase 2. ``preview`` works
+out the same figures without rolling, with the chance of every result, for the player's combat
+dialog and for the bot.
+
+An *attacker* is ``"imp"`` (every Imperial mobile unit in the sector), a Chaos force id, or
+``"rebels"`` (the Rebel mobile units acting as one force).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from struggle_desktop.games.struggle.context import (CHAOS, FORCE_ORDER, IMP, Ctx, fmt_sector,
+                                                     sector_ref)
+
+KINDS = ("mil", "morph")
+KIND_NAMES = {"mil": "military", "morph": "morphogenetic"}
+
+
+@dataclass
+class Odds:
+    """Everything about one possible combat before the roll (SGE-CMB-15)."""
+
+    sector: int
+    attacker: str
+    kind: str
+    attack: int
+    defence: int
+    differential: int
+    column: int
+    modifiers: list[tuple[str, int]]
+    results: dict[str, float] = field(default_factory=dict)   # result -> probability
+    affected: dict[str, list[str]] = field(default_factory=dict)  # result -> units struck
+
+    @property
+    def modifier(self) -> int:
+        return sum(m for _, m in self.modifiers)
+
+    def as_dict(self) -> dict:
+        return {"sector": self.sector, "attacker": self.attacker, "kind": self.kind,
+                "attack": self.attack, "defence": self.defence,
+                "differential": self.differential, "column": self.column,
+                "modifiers": [list(m) for m in self.modifiers], "results": self.results,
+                "affected": self.affected}
+
+
+# ---------------------------------------------------------------------------- sides
+def attacker_units(ctx: Ctx, n: int, attacker: str) -> list[str]:
+    """SGE-CMB-3: who attacks."""
+    if attacker == "imp":
+        return ctx.imp_mobile_at(n)
+    if attacker == "rebels":
+        return ctx.rebels_at(n)
+    return [uid for uid, u in ctx.units.items() if u["force"] == attacker and u["loc"] == n]
+
+
+def defender_side(attacker: str) -> str:
+    return CHAOS if attacker == "imp" else IMP
+
+
+def side_units(ctx: Ctx, n: int, side: str) -> list[str]:
+    return [uid for uid, u in ctx.units.items() if u["loc"] == n and u["side"] == side]
+
+
+def mutant_force_at(ctx: Ctx, n: int) -> str | None:
+    for fid, f in ctx.state["forces"].items():
+        if f["kind"] == "mutant" and ctx.force_location(fid) == n:
+            return fid
+    return None
+
+
+def strengths(ctx: Ctx, n: int, attacker: str, kind: str) -> tuple[int, int]:
+    """SGE-CMB-6: attack leaves parenthesized factors out, defence counts them; system units
+    defend but never attack; the Mutant adds 3 morph to its force's side (SGE-CMB-11)."""
+    attack = sum(ctx.factor(uid, kind, defending=False) for uid in attacker_units(ctx, n, attacker))
+    dside = defender_side(attacker)
+    defence = sum(ctx.factor(uid, kind, defending=True) for uid in side_units(ctx, n, dside))
+    s = ctx.system_at(n)
+    if s is not None and s["side"] == dside:
+        mil, morph, _ = ctx.system_values(s)
+        defence += mil if kind == "mil" else morph
+    if kind == "morph":
+        bonus = ctx.data["event_values"]["mutant_morph_bonus"]
+        mutant = mutant_force_at(ctx, n)
+        if mutant is not None:
+            if attacker == mutant:
+                attack += bonus
+            elif attacker == "imp":
+                defence += bonus
+    return attack, defence
+
+
+def modifiers(ctx: Ctx, n: int, attacker: str, kind: str) -> list[tuple[str, int]]:
+    """SGE-CMB-7: one leader per side, Militarism/Pacifism on Imperial attacks."""
+    mods: list[tuple[str, int]] = []
+    imp_leaders = ctx.leaders_in(n)
+    best_imp = max(imp_leaders) if imp_leaders else 0
+    if attacker == "imp":
+        if best_imp:
+            mods.append(("Imperial leader", best_imp))
+        chaos_leader = 0
+        for fid, f in ctx.state["forces"].items():
+            if f["kind"] != "mutant" and ctx.force_location(fid) == n:   # SGE-POOL-18
+                chaos_leader = max(chaos_leader, f["leader"])
+        if chaos_leader:
+            mods.append(("Chaos leader", -chaos_leader))
+        mil_mod, morph_mod = imperial_event_modifiers(ctx)
+        if kind == "mil" and mil_mod:
+            mods.append(("Militarism/Pacifism", mil_mod))
+        if kind == "morph" and morph_mod:
+            mods.append(("Militarism/Pacifism", morph_mod))
+    else:
+        f = ctx.state["forces"].get(attacker)
+        if f is not None and f["kind"] != "mutant" and f["leader"]:
+            mods.append(("Chaos leader", f["leader"]))
+        if best_imp:
+            mods.append(("Imperial leader", -best_imp))
+    return mods
+
+
+def imperial_event_modifiers(ctx: Ctx) -> tuple[int, int]:
+    """(military, morph) die modifiers from Militarism and Pacifism this turn; the two cancel
+    each other when both are in effect (SGE-EV-MILITARISM, SGE-EV-PACIFISM)."""
+    eff = ctx.state["effects"]
+    mil = "MILITARISM" in eff
+    pac = "PACIFISM" in eff
+    if mil == pac:
+        return 0, 0
+    limits = ctx.data["combat_limits"]
+    table = limits["militarism"] if mil else limits["pacifism"]
+    return table["military"], table["morph"]
+
+
+def column_of(ctx: Ctx, differential: int) -> int:
+    for k, col in enumerate(ctx.data["combat_results"]["columns"]):
+        lo, hi = col["min"], col["max"]
+        if (lo is None or differential >= lo) and (hi is None or differential <= hi):
+            return k
+    raise AssertionError("combat_results columns do not cover every differential")
+
+
+def result_for(ctx: Ctx, column: int, modified_roll: int) -> str:
+    """SGE-CMB-8: the lowest and highest rows are open-ended (SGE-DICE-5)."""
+    rows = ctx.data["combat_results"]["rows"]
+    row = min(max(modified_roll, 0), len(rows) - 1)
+    return rows[row][column]
+
+
+# ---------------------------------------------------------------------------- results
+def struck_units(ctx: Ctx, n: int, attacker: str, kind: str, result: str) -> list[str]:
+    """SGE-CMB-9: the units a result strikes: every unit of the struck side in the sector
+    whose relevant factor is n or less ("system:<n>" for the sector's system unit). IO units are never
+    converted, Nexus protection and the Mutant's resistance apply to morph results."""
+    if result == "-":
+        return []
+    letter, size = result[0], int(result[1])
+    side = (IMP if attacker == "imp" else CHAOS) if letter == "A" else defender_side(attacker)
+    struck = []
+    mutant = mutant_force_at(ctx, n) if kind == "morph" else None
+    for uid in side_units(ctx, n, side):
+        u = ctx.units[uid]
+        if kind == "morph" and u["type"] == "IO":
+            continue   # SGE-IO-2
+        if mutant is not None and u["force"] == mutant:
+            if size >= 3:   # SGE-CMB-12: only a 3 converts the Mutant's force, all of it
+                struck.append(uid)
+            continue
+        if ctx.factor(uid, kind, defending=True) <= size:
+            struck.append(uid)
+    s = ctx.system_at(n)
+    if s is not None and s["side"] == side:
+        mil, morph, _ = ctx.system_values(s)
+        effective = size
+        if kind == "morph" and side == IMP and nexus_protected(ctx, n):
+            effective -= 1   # SGE-NEX-3
+        if effective >= 1 and (mil if kind == "mil" else morph) <= effective:
+            struck.append(f"system:{n}")
+    return struck
+
+
+def nexus_protected(ctx: Ctx, n: int) -> bool:
+    nexus = ctx.state["nexus"]
+    return n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n])
+
+
+def leftmost_force_at(ctx: Ctx, n: int) -> str | None:
+    """The Chaos force in n whose type is leftmost on the Chaos Operations Table."""
+    best = None
+    for fid, f in ctx.state["forces"].items():
+        if f.get("detachment"):
+            continue
+        if ctx.force_location(fid) != n:
+            continue
+        key = (FORCE_ORDER[f["kind"]], f["seq"])
+        if best is None or key < best[0]:
+            best = (key, fid)
+    return None if best is None else best[1]
+
+
+def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: str) -> list[str]:
+    """Eliminate (military) or convert (morph) the struck units, SGE-CMB-9/10/14, with the CI
+    changes of SGE-CI-2/3 made by the primitives."""
+    struck = struck_units(ctx, n, attacker, kind, result)
+    if not struck:
+        return []
+    letter = result[0]
+    # SGE-CMB-10: where converted Imperial units go.
+    if kind == "morph":
+        if letter == "D" and attacker != "imp":
+            new_force = None if attacker == "rebels" else attacker
+        else:
+            new_force = leftmost_force_at(ctx, n)
+        f = ctx.state["forces"].get(new_force) if new_force else None
+        new_ie = f["ie"] if f is not None and f["kind"] == "ie" else None
+    why = f"{result} in {KIND_NAMES[kind]} combat"
+    mutant = mutant_force_at(ctx, n) if kind == "morph" else None
+    for unit in struck:
+        if unit.startswith("system:"):
+            if kind == "mil":
+                ctx.remove_system(n, rule, why, combat="mil")
+            else:
+                s = ctx.system_at(n)
+                if s is None:
+                    continue
+                if s["side"] == IMP:
+                    ctx.convert_system(n, rule, why, ie=new_ie, combat="morph")
+                else:
+                    ctx.convert_system(n, rule, why, combat="morph")
+            continue
+        if unit not in ctx.units:
+            continue
+        if kind == "mil":
+            ctx.remove_unit(unit, rule, why, combat="mil")
+        else:
+            u = ctx.units[unit]
+            target = new_force if u["side"] == IMP else None
+            ctx.convert_unit(unit, rule, why, force=target, combat="morph")
+    if mutant is not None and mutant in ctx.state["forces"] and not ctx.force_units(mutant):
+        pass  # the continuous checks end it and discard the marker (SGE-CMB-12)
+    ctx.checks()
+    return struck
+
+
+# ---------------------------------------------------------------------------- resolve
+def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
+    attack, defence = strengths(ctx, n, attacker, kind)
+    diff = attack - defence
+    col = column_of(ctx, diff)
+    mods = modifiers(ctx, n, attacker, kind)
+    odds = Odds(n, attacker, kind, attack, defence, diff, col, mods)
+    total = sum(m for _, m in mods)
+    counts: dict[str, int] = {}
+    for face in range(10):
+        r = result_for(ctx, col, face + total)
+        counts[r] = counts.get(r, 0) + 1
+    odds.results = {r: c / 10 for r, c in sorted(counts.items())}
+    odds.affected = {r: struck_units(ctx, n, attacker, kind, r) for r in odds.results if r != "-"}
+    return odds
+
+
+def preview(ctx: Ctx, n: int, attacker: str, kind: str) -> dict:
+    """SGE-CMB-15: strengths, column, modifiers, each result's chance and victims."""
+    return compute_odds(ctx, n, attacker, kind).as_dict()
+
+
+def resolve(ctx: Ctx, n: int, attacker: str, kind: str, rule: str) -> dict:
+    """Fight one combat and return what happened (also logged, SGE-CMB-15)."""
+    odds = compute_odds(ctx, n, attacker, kind)
+    who = "the Empire" if attacker == "imp" else (
+        "the Rebels" if attacker == "rebels" else ctx.force_name(attacker))
+    ctx.log("SGE-CMB-6", "combat",
+            f"{KIND_NAMES[kind].capitalize()} attack by {who} in {fmt_sector(n)}: "
+            f"{odds.attack} against {odds.defence}, differential {odds.differential:+d}",
+            refs=[sector_ref(n)])
+    roll = ctx.roll("d10", "SGE-CMB-7", "Combat die", modifiers=odds.modifiers,
+                    refs=[sector_ref(n)])
+    result = result_for(ctx, odds.column, roll)
+    ctx.log("SGE-CMB-8", "combat", f"Combat result in {fmt_sector(n)}: "
+            + ("no effect" if result == "-" else result), refs=[sector_ref(n)])
+    ctx.state["stats"]["combats"] += 1
+    struck = apply_result(ctx, n, attacker, kind, result, "SGE-CMB-9")
+    return {"result": result, "roll": roll, "struck": struck, "odds": odds.as_dict()}
+
+
+# ---------------------------------------------------------------------------- who may attack
+def prohibited(ctx: Ctx, n: int, kind: str) -> str | None:
+    """SGE-CMB-5: the Hive, the Randoids and the Messiah's zone forbid attacks."""
+    from struggle_desktop.games.struggle.aliens import alien_blocks_attack
+
+    return alien_blocks_attack(ctx, n, kind)
+
+
+def imperial_attack_reason(ctx: Ctx, n: int, kind: str) -> str | None:
+    """None when the Empire may make a ``kind`` attack in sector n now (SGE-CMB-2/3/5)."""
+    if kind not in KINDS:
+        return f"unknown combat type {kind!r}"
+    if not ctx.imp_mobile_at(n):
+        return f"no Imperial mobile units in {fmt_sector(n)}"
+    s = ctx.system_at(n)
+    if not ctx.chaos_mobile_at(n) and not (s is not None and s["side"] == CHAOS):
+        return f"no Chaos units to attack in {fmt_sector(n)}"
+    return prohibited(ctx, n, kind)
+
+
+def resolve_imperial_attack(ctx: Ctx, n: int, kind: str) -> dict:
+    return resolve(ctx, n, "imp", kind, "SGE-SEQ-13")
+
+
+def chaos_attack(ctx: Ctx, n: int, attacker: str, rule: str) -> dict | None:
+    """SGE-OPS-14, SGE-CMB-13: a Chaos force attacks the Imperial units in its sector with the
+    type giving the larger differential (ties: morph); prohibited types are never chosen."""
+    s = ctx.system_at(n)
+    if not ctx.imp_mobile_at(n) and not (s is not None and s["side"] == IMP):
+        return None
+    if not attacker_units(ctx, n, attacker):
+        return None
+    best = None
+    tie_kind = ctx.data["combat_limits"]["chaos_type_tie"]
+    for kind in ("morph", "mil") if tie_kind == "morph" else ("mil", "morph"):
+        if prohibited(ctx, n, kind):
+            continue
+        attack, defence = strengths(ctx, n, attacker, kind)
+        diff = attack - defence
+        if best is None or diff > best[0]:
+            best = (diff, kind)
+    if best is None:
+        ctx.log("SGE-CMB-13", "combat", f"No attack is allowed in {fmt_sector(n)}",
+                refs=[sector_ref(n)])
+        return None
+    ctx.log("SGE-CMB-13", "combat", f"The Chaos side chooses a {KIND_NAMES[best[1]]} attack "
+            f"in {fmt_sector(n)}", refs=[sector_ref(n)])
+    return resolve(ctx, n, attacker, best[1], rule)

@@ -1,0 +1,112 @@
+"""Loading Struggle's data: the tables, the galaxy map and the scenarios, validated once.
+
+Everything the rules read as a number lives in ``assets/tables/struggle/*.yaml`` (each table
+flagged ``reconstructed`` and tagged with its rule IDs), the map in
+``assets/maps/struggle-galaxy.yaml`` and the set-ups in ``scenarios/struggle/*.yaml``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from struggle_desktop.engine.canonical import digest
+from struggle_desktop.engine.data import TableSet, load_tables, load_validated
+from struggle_desktop.engine.errors import DataError
+from struggle_desktop.engine.paths import assets_dir, scenarios_dir
+from struggle_desktop.games.struggle.galaxy import Galaxy, MapError, load_galaxy
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+MAP_FILE = "struggle-galaxy.yaml"
+
+
+@dataclass
+class UnitType:
+    code: str
+    name: str
+    mil: int | None  # None: read from the CI (Trans-humans, SGE-TH-2)
+    morph: int | None
+    mil_paren: bool
+    morph_paren: bool
+    ma: int
+    cost: int
+    upkeep: int
+    counters: int
+    needs: str | None
+    never_converts: bool = False  # Imperial Order (SGE-IO-2)
+
+
+class StruggleData:
+    """All Struggle data, loaded lazily and cached for the life of the process."""
+
+    def __init__(self, use_overrides: bool = True):
+        self.use_overrides = use_overrides
+
+    @cached_property
+    def tables(self) -> TableSet:
+        return load_tables("struggle", assets_dir() / "tables" / "struggle", SCHEMA_DIR,
+                           use_overrides=self.use_overrides)
+
+    @cached_property
+    def map_data(self) -> dict:
+        return load_validated(assets_dir() / "maps" / MAP_FILE,
+                              SCHEMA_DIR / "galaxy_map.schema.yaml")
+
+    @cached_property
+    def galaxy(self) -> Galaxy:
+        try:
+            return load_galaxy(self.map_data)
+        except MapError as exc:
+            raise DataError(f"galaxy map: {exc}") from None
+
+    @cached_property
+    def scenarios(self) -> dict[str, dict]:
+        found = {}
+        for path in sorted(scenarios_dir().joinpath("struggle").glob("*.yaml")):
+            data = load_validated(path, SCHEMA_DIR / "scenario.schema.yaml")
+            found[str(data["id"])] = data
+        if not found:
+            raise DataError("no Struggle scenarios found")
+        return dict(sorted(found.items(), key=lambda kv: (len(kv[0]), kv[0])))
+
+    @cached_property
+    def data_digest(self) -> str:
+        return digest({"tables": self.tables.data_digest, "map": digest(self.map_data),
+                       "scenarios": digest(self.scenarios)})
+
+    # --------------------------------------------------------------- convenient views
+    def __getitem__(self, table_id: str) -> Any:
+        return self.tables[table_id]
+
+    @cached_property
+    def unit_types(self) -> dict[str, UnitType]:
+        return {code: UnitType(code=code, **{k: v for k, v in spec.items()})
+                for code, spec in self.tables["units"]["mobile_units"].items()}
+
+    @cached_property
+    def system_counters(self) -> dict[str, tuple[int, int, int]]:
+        """System unit counter id -> (mil, morph, RV) (SGE-RES-2)."""
+        out: dict[str, tuple[int, int, int]] = {}
+        k = 0
+        for row in self.tables["system_units"]["counters"]:
+            for _ in range(row["count"]):
+                k += 1
+                out[f"S{k:02d}"] = (row["mil"], row["morph"], row["rv"])
+        return out
+
+    @cached_property
+    def markers(self) -> dict[str, dict]:
+        """Chaos event marker id -> its row of event_pool.yaml."""
+        return {m["id"]: m for m in self.tables["event_pool"]["markers"]}
+
+
+_DEFAULT: StruggleData | None = None
+
+
+def default_data() -> StruggleData:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = StruggleData()
+    return _DEFAULT

@@ -1,0 +1,232 @@
+"""Struggle for the Galactic Empire behind the game-module interface (ARCHITECTURE.md section 2).
+
+>>> from struggle_desktop.games.struggle import GAME
+>>> state = GAME.advance(GAME.setup("3", seed=1))
+>>> state["pending"]["kind"]
+'setup_placement'
+>>> state = GAME.advance(GAME.apply(state, "imperial", {"verb": "auto_place"}))
+>>> state["turn"] >= 1
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.games.struggle import (aliens, chaos_ops, combat, events,  # noqa: F401
+                                             imperial, setup, turn)
+from struggle_desktop.games.struggle.context import Ctx
+from struggle_desktop.games.struggle.data import StruggleData, default_data
+from struggle_desktop.games.struggle.prompts import CHECK, LEGAL
+from struggle_desktop.engine.rng import Rng
+
+RULES_VERSION = "sge-rules-1"
+
+OPTION_HELP = {
+    "imperial_order": "Imperial Order units (SGE-IO-1..3)",
+    "trans_humans": "Trans-humans (SGE-TH-1..4)",
+    "nexus": "Imperial Nexus markers (SGE-NEX-1..5)",
+    "illumination": "Illumination, Repression and Suppression (SGE-ILL, SGE-REP, SGE-SUP)",
+    "stargates": "Stargates (SGE-STG-1..3)",
+    "increased_resources": "Increased Resources (SGE-IRS-1..3)",
+    "expeditions": "Expeditions (SGE-EXP-1..4)",
+}
+TRUE_WORDS = {"1", "true", "on", "yes"}
+FALSE_WORDS = {"0", "false", "off", "no"}
+
+
+def parse_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS:
+        return False
+    raise BadOption(f"option {key} takes on/off (true/false), not {value!r}")
+
+
+class StruggleGame:
+    id = "struggle"
+    title = "Struggle for the Galactic Empire"
+    roles = ("imperial",)
+    rules_version = RULES_VERSION
+
+    def __init__(self, data: StruggleData | None = None):
+        self._data = data
+
+    @property
+    def data(self) -> StruggleData:
+        if self._data is None:
+            self._data = default_data()
+        return self._data
+
+    # ------------------------------------------------------------------ catalogue
+    def scenarios(self) -> list[dict]:
+        out = []
+        for sid, sc in self.data.scenarios.items():
+            out.append({"id": sid, "title": sc["title"], "rule": sc["rule"],
+                        "required_options": list(sc.get("required_options") or []),
+                        "description": sc.get("description", ""),
+                        "turns": sc.get("turns"), "mode": sc.get("mode")})
+        return out
+
+    def options(self) -> dict[str, dict]:
+        opts = {key: {"type": "bool", "default": False, "help": text}
+                for key, text in OPTION_HELP.items()}
+        opts["all"] = {"type": "bool", "default": False,
+                       "help": "switch every optional rule on"}
+        opts["base"] = {"type": "scenario", "default": "1",
+                        "help": "scenario 7 (Sweep of Empire): the scenario it is played on"}
+        opts["max_turns"] = {"type": "int", "default": 40,
+                             "help": "scenario 7: stop an unfinished game after this many turns"}
+        return opts
+
+    def normalize_options(self, scenario: str, options: dict | None) -> tuple[dict, dict, bool, int]:
+        """Check the options; return (rule toggles, base scenario, sweep?, max_turns)."""
+        options = dict(options or {})
+        known = self.options()
+        for key in options:
+            if key not in known:
+                raise BadOption(f"unknown option {key!r} for struggle "
+                                f"(known: {', '.join(sorted(known))})")
+        scenarios = self.data.scenarios
+        if str(scenario) not in scenarios:
+            raise BadOption(f"unknown scenario {scenario!r} for struggle "
+                            f"(known: {', '.join(scenarios)})")
+        sc = scenarios[str(scenario)]
+        sweep = sc.get("mode") == "sweep"
+        if sweep:
+            base_id = str(options.get("base", sc.get("default_base", "1")))
+            if base_id not in scenarios or scenarios[base_id].get("mode") == "sweep":
+                raise BadOption(f"option base must name scenario 1-6, not {base_id!r}")
+            base = scenarios[base_id]
+        else:
+            if "base" in options:
+                raise BadOption("option base only applies to scenario 7 (Sweep of Empire)")
+            base = sc
+        try:
+            max_turns = int(options.get("max_turns", 40))
+        except (TypeError, ValueError):
+            raise BadOption(f"option max_turns takes a whole number, not {options['max_turns']!r}") from None
+        if max_turns < 1:
+            raise BadOption("option max_turns must be at least 1")
+        everything = parse_bool("all", options.get("all", False))
+        toggles = {}
+        for key in OPTION_HELP:
+            toggles[key] = parse_bool(key, options[key]) if key in options else everything
+        for key in base.get("required_options") or []:
+            if key in options and not toggles[key]:
+                raise BadOption(f"scenario {base['id']} requires the optional rule {key}")
+            toggles[key] = True   # SGE-SEQ-19: forced on
+        return toggles, base, sweep, max_turns
+
+    # ------------------------------------------------------------------ interface
+    def setup(self, scenario: str, seed: int, options: dict | None = None) -> dict:
+        toggles, base, sweep, max_turns = self.normalize_options(str(scenario), options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOption(f"the seed must be a whole number, not {seed!r}")
+        state = setup.new_state(self.data, self.data.scenarios[str(scenario)], base, seed,
+                                toggles, sweep, max_turns)
+        state["rng"] = Rng.from_seed(seed).to_json()
+        state["scenario"] = str(scenario)
+        state["base"] = str(base["id"])
+        return state
+
+    def context(self, state: dict) -> Ctx:
+        return Ctx(state, self.data)
+
+    def legal_actions(self, state: dict, role: str = "imperial") -> list[dict]:
+        p = state.get("pending")
+        if p is None or p["role"] != role or state["outcome"] is not None:
+            return []
+        ctx = self.context(state)
+        return LEGAL[p["kind"]](ctx, p)
+
+    def check_action(self, state: dict, role: str, action: Any) -> str | None:
+        """None if ``action`` is legal now, else the reason in a player's words."""
+        if state.get("outcome") is not None:
+            return "the game is over"
+        p = state.get("pending")
+        if p is None:
+            return "no decision is waiting"
+        if role != p["role"]:
+            return f"it is not the {role} player's decision"
+        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
+            return "an action must be an object with a verb"
+        ctx = self.context(state)
+        check = CHECK.get(p["kind"])
+        if check is not None:
+            return check(ctx, p, action)
+        if action in LEGAL[p["kind"]](ctx, p):
+            return None
+        return f"{action.get('verb')} is not possible now ({p['text']})"
+
+    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
+        reason = self.check_action(state, role, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        new = clone(state) if copy else state
+        answer(new, clone(action))
+        return new
+
+    def advance(self, state: dict) -> dict:
+        """Runs automated steps in place and returns the same state object."""
+        ctx = self.context(state)
+        try:
+            run(ctx)
+        finally:
+            ctx.close()
+        return state
+
+    def outcome(self, state: dict) -> dict | None:
+        return state.get("outcome")
+
+    def digest(self, state: dict) -> str:
+        return digest(state)
+
+    def data_digest(self) -> str:
+        return self.data.data_digest
+
+    def overrides(self) -> dict:
+        return dict(self.data.tables.overrides)
+
+    def view(self, state: dict, role: str = "imperial") -> dict:
+        """Everything the player may see. The cup's contents are hidden: only its size."""
+        ctx = self.context(state)
+        hidden = {"pool", "rng", "stack", "expedition_cup", "system_pool"}
+        board = {k: v for k, v in state.items() if k not in hidden}
+        board["pool_count"] = len(state["pool"])
+        board["system_pool_count"] = len(state["system_pool"])
+        board["expedition_cup_count"] = len(state["expedition_cup"])
+        board["ci"] = ctx.ci
+        board["vp"] = ctx.vp()
+        board["legal_actions"] = self.legal_actions(state, role)
+        return board
+
+    # ------------------------------------------------------------------ players
+    policies = ("bot", "random")
+
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+        """The action the program would take for ``role``: ``bot`` is the Imperial bot
+        (bot.py), ``random`` a uniform choice among the legal actions drawn from ``rng`` (a
+        generator of the caller's, never the game's own)."""
+        from struggle_desktop.games.struggle import bot
+
+        if policy == "random":
+            legal = self.legal_actions(state, role)
+            return legal[rng.below(len(legal))]
+        if policy == "bot":
+            return bot.choose(self, state, role, rng)
+        raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+
+    def tracks(self, state: dict) -> dict:
+        """CI, RP, VP and counts for turn lines and summaries."""
+        return turn.tracks(self.context(state))
+
+    def catalog(self) -> dict:
+        from struggle_desktop.games.struggle.catalog import build_catalog
+        return build_catalog(self)

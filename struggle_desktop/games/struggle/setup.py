@@ -1,0 +1,430 @@
+"""Setting up a game: the pools, then a scenario's items in the order of SGE-SEQ-2.
+
+``new_state`` builds the empty state; the ``setup`` procedure applies the scenario items
+(4 Imperial sectors, 2 Chaos sectors, 3 Chaos forces, 5 Imperial forces with the player's
+placements, 6 markers, 7 RP, 1 CI, 10 special rules), so the placement prompt of step 5 is an
+ordinary saved prompt like any other.
+"""
+
+from __future__ import annotations
+
+from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, fmt_sector, procedure,
+                                                     sector_ref)
+from struggle_desktop.games.struggle.data import StruggleData
+from struggle_desktop.games.struggle.prompts import checker, prompt
+
+OPTION_KEYS = ("imperial_order", "trans_humans", "nexus", "illumination", "stargates",
+               "increased_resources", "expeditions")
+
+
+def parse_range(spec: str) -> tuple[int, int]:
+    lo, _, hi = str(spec).partition("-")
+    return int(lo), int(hi or lo)
+
+
+def new_state(data: StruggleData, scenario: dict, base: dict, seed: int, options: dict,
+              sweep: bool, max_turns: int) -> dict:
+    """The state before any scenario item: pools full, map empty (SGE-SEQ-2 steps 1-3)."""
+    pool: list[str] = []
+    removed: list[str] = []
+    needs_option = {"expeditions": "expeditions", "illumination": "illumination",
+                    "trans_humans": "trans_humans"}
+    for marker in data["event_pool"]["markers"]:
+        need = marker.get("needs")
+        target = pool if (need is None or options.get(needs_option[need])) else removed  # SGE-POOL-5
+        target.extend([marker["id"]] * marker["count"])
+    mix = {}
+    for code, t in data.unit_types.items():
+        mix[code] = [f"{code}-{k:02d}" for k in range(1, t.counters + 1)]
+    leaders = data["leaders"]
+    expedition_cup = []
+    for m in data["expedition_markers"]["markers"]:
+        expedition_cup.extend([m["id"]] * m["count"])
+    return {
+        "game": "struggle",
+        "scenario": str(base["id"]),
+        "sweep": sweep,
+        "options": dict(options),
+        "seed": seed,
+        "rng": [0, 1],
+        "turn": 0,
+        "phase": 0,
+        "turns": None if sweep else base["turns"],
+        "max_turns": max_turns,
+        "victory": dict(base["victory"]),
+        "ci2": 0,
+        "rp": 0,
+        "units": {},
+        "mix": mix,
+        "systems": {},
+        "system_pool": sorted(data.system_counters),
+        "forces": {},
+        "next_seq": 0,
+        "ies": {},
+        "imp_leaders": sorted(leaders["imperial"]),
+        "chaos_leaders": sorted(leaders["chaos"]),
+        "aliens": [],
+        "institutes": [],
+        "expedition_sites": [],
+        "nexus": [],
+        "stargates": [],
+        "leviathan": False,
+        "effects": [],
+        "alliance": None,
+        "colonizations": 0,
+        "available": {"repression": 0, "illumination": 0},
+        "pool": pool,
+        "discard": [],
+        "removed": removed,
+        "set_aside": [],
+        "scheduled": [],
+        "expedition_cup": expedition_cup,
+        "turn_flags": {},
+        "in_event": False,
+        "stats": {"ci_changes": 0, "combats": 0, "events": 0},
+        "stack": [{"proc": "game"}, {"proc": "setup", "step": 0}],
+        "pending": None,
+        "outcome": None,
+        "log": [],
+        "scenario_rules": {
+            "first_turn_rounds": base.get("first_turn_rounds", 1),
+            "turn1_rebellion_limit": base.get("turn1_rebellion_limit"),
+        },
+    }
+
+
+@procedure("setup")
+def setup_proc(ctx: Ctx, frame: dict) -> None:
+    """SGE-SEQ-2 step 4: the scenario's items in order 4, 2, 3, 5, 6, 7, 1, 10."""
+    sc = ctx.data.scenarios[ctx.state["scenario"]]
+    step = frame["step"]
+    if step == 0:
+        ctx.log("SGE-SEQ-2", "setup", f"Setting up scenario {sc['id']}: {sc['title']}"
+                + (" as Sweep of Empire" if ctx.state["sweep"] else ""))
+        imperial_sectors(ctx, sc)
+        chaos_sectors(ctx, sc)
+        if not sc.get("imperial_forces_parity_flip"):
+            chaos_forces(ctx, sc)
+        create_imperial_forces(ctx, sc)
+        frame["step"] = 1
+        return
+    if step == 1:
+        # SGE-SEQ-2 step 5: the player places what the scenario leaves to him.
+        if placement_left(ctx):
+            if "answer" in frame:
+                do_placement(ctx, frame.pop("answer"))
+                return
+            ctx.ask("setup_placement", "Place your starting forces, leaders and Nexus markers "
+                    "(or let the program place them)", rule="SGE-SEQ-21")
+            return
+        frame["step"] = 2
+        return
+    # step 2: items after the placements
+    if sc.get("imperial_forces_parity_flip"):
+        parity_flip_forces(ctx)
+    ctx.state["rp"] = sc["rp"]                     # item 7
+    ctx.state["ci2"] = sc["ci"] * 2                # item 1
+    ctx.log("SGE-SEQ-2", "setup", f"Starting Chaos Index {sc['ci']}, Resource Points {sc['rp']}")
+    special_rules(ctx, sc)
+    ctx.checks()
+    ctx.pop()
+
+
+# ----------------------------------------------------------------------------- items 4, 2
+def imperial_sectors(ctx: Ctx, sc: dict) -> None:
+    g = ctx.galaxy
+    spec = sc["imperial_systems"]
+    if spec.get("parity"):
+        # SGE-SCN-2 item 4: even gives an Imperial system, odd a Chaos one (SGE-DICE-2/3).
+        for n in g.system_sectors:
+            face = ctx.roll("d10", "SGE-DICE-2", f"Civil War: sector {fmt_sector(n)}",
+                            refs=[sector_ref(n)])
+            side = IMP if face % 2 == 0 else CHAOS   # SGE-DICE-3: 0 is even
+            ctx.place_system(n, side, "SGE-SEQ-20")
+        return
+    lo, hi = parse_range(spec["sectors"])
+    min_rv = sc.get("imperial_systems_min_rv")
+    set_aside: list[str] = []
+    for n in g.system_sectors:
+        if lo <= n <= hi:
+            s = ctx.place_system(n, IMP, "SGE-SEQ-2")
+            # SGE-SEQ-22: redraw RV-1 systems in Scenario 5.
+            while min_rv and s is not None and ctx.effective_rv(s) < min_rv and ctx.state["system_pool"]:
+                del ctx.systems[str(n)]
+                set_aside.append(s["id"])
+                ctx.log("SGE-SEQ-22", "setup", f"System {s['id']} in {fmt_sector(n)} has RV below "
+                        f"{min_rv}: set aside and redrawn")
+                s = ctx.place_system(n, IMP, "SGE-SEQ-22")
+    if set_aside:
+        ctx.state["system_pool"].extend(set_aside)
+        ctx.state["system_pool"].sort()
+
+
+def chaos_sectors(ctx: Ctx, sc: dict) -> None:
+    spec = sc["chaos_systems"]
+    if spec.get("from_parity"):
+        return
+    lo, hi = parse_range(spec["sectors"])
+    for n in ctx.galaxy.system_sectors:
+        if lo <= n <= hi and ctx.system_at(n) is None:
+            ctx.place_system(n, CHAOS, "SGE-SEQ-2")
+
+
+# ----------------------------------------------------------------------------- item 3
+def chaos_forces(ctx: Ctx, sc: dict) -> None:
+    from struggle_desktop.games.struggle.chaos_ops import establish_ie
+
+    rebels = sc.get("rebels")
+    ies = sc.get("ies") or []
+    if rebels and rebels.get("before_ies", True):
+        setup_rebels(ctx, rebels["multiplier"], skip_ie=False)
+    homes: list[int] = []
+    for spec in ies:
+        home = spec["home"]
+        if home == "highest_total":
+            home = pick_ie_site(ctx, homes)
+            if home is None:
+                ctx.log("SGE-IE-10", "setup", f"No site left for IE #{spec['number']}")
+                continue
+        homes.append(home)
+        establish_ie(ctx, spec["number"], home, "SGE-IE-3", arises=False)
+        extra = spec.get("extra_units") or []
+        if extra:
+            fid = ie_main_force(ctx, spec["number"])
+            if fid is None:
+                fid = ctx.new_force("ie", ctx.state["ies"][str(spec["number"])]["leader"],
+                                    "SGE-IE-3", ie=spec["number"])
+            for code in extra:
+                ctx.place_unit(code, CHAOS, home, "SGE-SCN-3", force=fid,
+                               why=f"added to IE #{spec['number']}")
+    if rebels and not rebels.get("before_ies", True):
+        setup_rebels(ctx, rebels["multiplier"], skip_ie=True)
+
+
+def ie_main_force(ctx: Ctx, ie: int) -> str | None:
+    for fid, f in ctx.state["forces"].items():
+        if f["kind"] == "ie" and f["ie"] == ie and not f["detachment"]:
+            return fid
+    return None
+
+
+def setup_rebels(ctx: Ctx, multiplier: int, skip_ie: bool) -> None:
+    """SGE-REB-3: one IE Recruiting roll per Chaos system, d10 (0 = 10) + RV x multiplier."""
+    from struggle_desktop.games.struggle.chaos_ops import ie_recruit_units
+
+    zero = ctx.data["ie_recruiting"]["zero_counts_as"]
+    for n in sorted(int(k) for k, s in ctx.systems.items() if s["side"] == CHAOS):
+        s = ctx.systems[str(n)]
+        if skip_ie and s["ie"] is not None:
+            continue
+        rv = ctx.effective_rv(s)
+        result = ctx.roll("d10", "SGE-REB-3", f"Rebels in {fmt_sector(n)}",
+                          modifiers=[(f"RV {rv} x {multiplier}", rv * multiplier)],
+                          refs=[sector_ref(n)], zero_as=zero)
+        for code in ie_recruit_units(ctx, result):
+            ctx.place_unit(code, CHAOS, n, "SGE-REB-3", why="Rebel set-up")
+
+
+def pick_ie_site(ctx: Ctx, taken: list[int]) -> int | None:
+    """SGE-IE-10: the Chaos system with the highest mil + morph + RV; ties to the lower
+    number; a second site within distance 2 of the first is skipped."""
+    best = None
+    for n in sorted(int(k) for k, s in ctx.systems.items() if s["side"] == CHAOS and s["ie"] is None):
+        if n in taken or any(ctx.galaxy.dist[n][t] <= 2 for t in taken):
+            continue
+        mil, morph, _rv = ctx.system_values(ctx.systems[str(n)])
+        total = mil + morph + ctx.effective_rv(ctx.systems[str(n)])
+        if best is None or total > best[0]:
+            best = (total, n)
+    return None if best is None else best[1]
+
+
+# ----------------------------------------------------------------------------- item 5
+def create_imperial_forces(ctx: Ctx, sc: dict) -> None:
+    """The scenario's Imperial units, leaders and Nexus markers wait "in hand" (loc None)
+    until the player places them (SGE-SEQ-21)."""
+    for code, count in sc["imperial_forces"].items():
+        for _ in range(count):
+            ctx.place_unit(code, IMP, None, "SGE-SEQ-2")
+    ctx.state["setup_hand"] = {
+        "leaders": sorted(sc.get("leaders") or [], reverse=True),
+        "nexus": (sc.get("nexus") or {}).get("count", 0) if ctx.option("nexus") else 0,
+        "nexus_suggested": list((sc.get("nexus") or {}).get("suggested")
+                                or (sc.get("nexus") or {}).get("sectors") or []),
+        "placement": sc.get("imperial_placement", "imperial_controlled"),
+    }
+    for value in ctx.state["setup_hand"]["leaders"]:
+        ctx.state["imp_leaders"].remove(value)
+
+
+def placement_left(ctx: Ctx) -> bool:
+    hand = ctx.state.get("setup_hand")
+    if not hand:
+        return False
+    return (any(u["loc"] is None for u in ctx.units.values())
+            or bool(hand["leaders"]) or hand["nexus"] > 0)
+
+
+def placement_sectors(ctx: Ctx) -> list[int]:
+    hand = ctx.state["setup_hand"]
+    if hand["placement"] == "imperial_controlled":
+        return ctx.imperial_system_sectors()
+    limit = 2 if hand["placement"] == "anywhere_max_2" else None
+    out = []
+    for n in ctx.galaxy.numbers:
+        if limit is not None and len(ctx.imp_mobile_at(n)) >= limit:
+            continue
+        out.append(n)
+    return out
+
+
+def nexus_sites(ctx: Ctx) -> list[int]:
+    """SGE-NEX-2: Imperial-controlled, no Nexus there or next door."""
+    nexus = ctx.state["nexus"]
+    out = []
+    for n in ctx.imperial_system_sectors():
+        if n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n]):
+            continue
+        out.append(n)
+    return out
+
+
+@prompt("setup_placement")
+def legal_placement(ctx: Ctx, p: dict) -> list[dict]:
+    hand = ctx.state["setup_hand"]
+    actions: list[dict] = [{"verb": "auto_place"}]
+    sectors = placement_sectors(ctx)
+    for uid in sorted(u for u, rec in ctx.units.items() if rec["loc"] is None):
+        actions.extend({"verb": "place", "unit": uid, "at": n} for n in sectors)
+    if hand["leaders"]:
+        value = hand["leaders"][0]
+        for uid, u in sorted(ctx.units.items()):
+            if u["side"] == IMP and u["loc"] is not None and not u["leader"]:
+                actions.append({"verb": "place_leader", "value": value, "unit": uid})
+    if hand["nexus"] > 0:
+        actions.extend({"verb": "place_nexus", "at": n} for n in nexus_sites(ctx))
+    return actions
+
+
+@checker("setup_placement")
+def check_placement(ctx: Ctx, p: dict, action: dict) -> str | None:
+    verb = action.get("verb")
+    if verb == "auto_place" and set(action) == {"verb"}:
+        return None
+    if verb == "place" and set(action) == {"verb", "unit", "at"}:
+        u = ctx.units.get(action["unit"])
+        if u is None or u["loc"] is not None or u["side"] != IMP:
+            return f"{action['unit']} is not a unit waiting to be placed"
+        if action["at"] not in placement_sectors(ctx):
+            return f"{action['at']} is not a sector where this scenario lets you place units"
+        return None
+    if verb in ("place_leader", "place_nexus"):
+        return None if action in legal_placement(ctx, p) else "that placement is not allowed"
+    return "that is not a set-up placement"
+
+
+def do_placement(ctx: Ctx, action: dict) -> None:
+    hand = ctx.state["setup_hand"]
+    verb = action["verb"]
+    if verb == "place":
+        ctx.units[action["unit"]]["loc"] = action["at"]
+        ctx.log("SGE-SEQ-21", "place", f"{action['unit']} placed in {fmt_sector(action['at'])}",
+                refs=[action["unit"], sector_ref(action["at"])])
+    elif verb == "place_leader":
+        hand["leaders"].remove(action["value"])
+        ctx.units[action["unit"]]["leader"] = action["value"]
+        ctx.log("SGE-SEQ-21", "leader", f"Imperial leader {action['value']} placed on {action['unit']}",
+                refs=[action["unit"]])
+    elif verb == "place_nexus":
+        hand["nexus"] -= 1
+        ctx.state["nexus"].append(action["at"])
+        ctx.log("SGE-SEQ-21", "marker", f"Nexus placed in {fmt_sector(action['at'])}",
+                refs=[sector_ref(action["at"])])
+    elif verb == "auto_place":
+        auto_place(ctx)
+
+
+def auto_place(ctx: Ctx) -> None:
+    """SGE-SEQ-21: spread the units over the allowed sectors nearest the Core, leaders on the
+    strongest units, Nexus markers on the suggested sites first."""
+    hand = ctx.state["setup_hand"]
+    dist = ctx.galaxy.dist_to_core
+    waiting = sorted((u for u, rec in ctx.units.items() if rec["loc"] is None),
+                     key=lambda uid: (-ctx.data.unit_types[ctx.units[uid]["type"]].cost, uid))
+    k = 0
+    for uid in waiting:
+        sectors = sorted(placement_sectors(ctx), key=lambda n: (dist[n], n))
+        if not sectors:
+            break
+        if hand["placement"] == "imperial_controlled":
+            n = sectors[k % len(sectors)]
+            k += 1
+        else:
+            n = sectors[0]
+        do_placement(ctx, {"verb": "place", "unit": uid, "at": n})
+    while hand["leaders"]:
+        free = [u for u, rec in ctx.units.items()
+                if rec["side"] == IMP and rec["loc"] is not None and not rec["leader"]]
+        if not free:
+            break
+        best = max(free, key=lambda uid: (ctx.factor(uid, "mil") + ctx.factor(uid, "morph"), uid))
+        do_placement(ctx, {"verb": "place_leader", "value": hand["leaders"][0], "unit": best})
+    while hand["nexus"] > 0:
+        sites = nexus_sites(ctx)
+        if not sites:
+            hand["nexus"] = 0
+            break
+        preferred = [n for n in hand["nexus_suggested"] if n in sites]
+        n = preferred[0] if preferred else min(sites, key=lambda s: (dist[s], s))
+        do_placement(ctx, {"verb": "place_nexus", "at": n})
+    # Anything still unplaced (no legal sector at all) goes back to the mix.
+    for uid in [u for u, rec in ctx.units.items() if rec["loc"] is None]:
+        rec = ctx.units.pop(uid)
+        ctx.state["mix"][rec["type"]].append(uid)
+        ctx.log("SGE-SEQ-21", "note", f"{uid} could not be placed and returns to the mix")
+    if hand["leaders"]:
+        ctx.state["imp_leaders"].extend(hand["leaders"])
+        ctx.state["imp_leaders"].sort()
+        hand["leaders"] = []
+
+
+def parity_flip_forces(ctx: Ctx) -> None:
+    """SGE-SCN-2 item 5 and SGE-SEQ-20: each placed unit rolls; odd flips it to a Rebel."""
+    for uid in sorted(ctx.units):
+        u = ctx.units[uid]
+        if u["side"] != IMP:
+            continue
+        face = ctx.roll("d10", "SGE-DICE-2", f"Civil War: {uid}", refs=[uid])
+        if face % 2 == 1:
+            ctx.convert_unit(uid, "SGE-SEQ-20", "odd roll in the Civil War set-up")
+
+
+# ----------------------------------------------------------------------------- items 6, 10
+def special_rules(ctx: Ctx, sc: dict) -> None:
+    st = ctx.state
+    avail = sc.get("available_markers") or {}
+    if ctx.option("illumination"):
+        for key, count in avail.items():
+            st["available"][key] = st["available"].get(key, 0) + count
+    lev = sc.get("leviathan")
+    if lev:
+        # SGE-POOL-22: the Leviathan on the Core is the pool's own, accepted.
+        st["pool"].remove("LEVIATHAN")
+        st["leviathan"] = ctx.imperial_controlled(ctx.galaxy.core)
+        ctx.log("SGE-POOL-22", "marker", "A Leviathan from the pool is on the Core and in effect")
+        if lev == "in_effect_remove_second" and "LEVIATHAN" in st["pool"]:
+            st["pool"].remove("LEVIATHAN")
+            st["removed"].append("LEVIATHAN")
+            ctx.log("SGE-POOL-22", "marker", "The second Leviathan leaves the game")
+    for item in sc.get("scheduled") or []:
+        for marker, count in (item.get("join_pool") or {}).items():
+            for _ in range(count):
+                if marker in st["pool"]:
+                    st["pool"].remove(marker)
+        if item.get("place_th_usurper"):
+            for _ in range(item["place_th_usurper"]):
+                if "USURPER" in st["pool"]:
+                    st["pool"].remove("USURPER")
+        st["scheduled"].append(dict(item))
+    if st["scheduled"]:
+        ctx.log("SGE-POOL-7", "marker", f"{len(st['scheduled'])} scheduled item(s) set on the turn track")
