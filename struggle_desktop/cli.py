@@ -63,9 +63,9 @@ class Parser(argparse.ArgumentParser):
 
 
 # ------------------------------------------------------------------------------ helpers
-def fail(message: str, stream: TextIO | None = None) -> int:
+def fail(message: str) -> int:
     """Print one ``error:`` line (never more) and return the bad-input exit code."""
-    print(f"error: {' '.join(str(message).split())}", file=stream or sys.stderr)
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
@@ -226,7 +226,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{args.file}: ok ({report['message']}; {report['actions']} actions, "
               f"{report['checked']} digests checked)")
     else:
-        print(f"{args.file}: does not replay: {report['message']}")
+        print(f"{args.file}: verification failed: {report['message']}")
     return EXIT_OK if report["ok"] else EXIT_FAILED
 
 

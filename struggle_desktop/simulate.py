@@ -111,7 +111,7 @@ def _tracks(game: Any, state: dict) -> dict:
 def play_game(game: Any, scenario: str, seed: int, options: dict[str, Any], policy: str
               ) -> Session:
     """Set up one game and let the program play every decision until the game ends."""
-    session = Session.new(game, scenario, seed, options)
+    session = Session.new(game, scenario, seed, options, record_digests=False)
     drive(game, session, policy, seed)
     return session
 
@@ -138,7 +138,8 @@ def run_one(game: Any, scenario: str, seed: int, k: int, options: dict[str, Any]
     gseed = game_seed(seed, k)
     session: Session | None = None
     try:
-        session = Session.new(game, scenario, gseed, options)
+        # A simulation never saves: no periodic digests (only the final one, below).
+        session = Session.new(game, scenario, gseed, options, record_digests=False)
         drive(game, session, policy, gseed)
         state = session.state
         outcome = game.outcome(state) or {}

@@ -24,7 +24,6 @@ from pathlib import Path
 import pytest
 
 from struggle_desktop import cli, simulate
-from struggle_desktop.engine import saves
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.games import get_game
@@ -43,8 +42,13 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def game():
-    return get_game("struggle")
+def game(tmp_path_factory):
+    """The Struggle game, its data loaded with private user folders (no real overrides)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STRUGGLE_DESKTOP_HOME", str(tmp_path_factory.mktemp("home")))
+        struggle = get_game("struggle")
+        struggle.data_digest()
+    return struggle
 
 
 @pytest.fixture
@@ -202,7 +206,7 @@ def test_gui_commands_hand_checked_arguments_to_the_window(capsys, fake_gui, sav
 
 # ------------------------------------------------------------------------------ simulate
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory):
+def batch(tmp_path_factory, game):
     """Scenario 3 (5 turns), 4 games, seed 1, one job, with logs: (exit code, summary, logs)."""
     log_dir = tmp_path_factory.mktemp("logs")
     out = io.StringIO()
@@ -373,7 +377,7 @@ def test_catalog_human_form(capsys):
     for heading in ("Scenarios", "Options", "Units", "Chaos event markers (39 kinds, 100 markers)",
                     "Tables", "Map", "Rule IDs (254"):
         assert heading in out
-    assert "Combat Results Table" in out and "SGE-MAP-9" in out
+    assert "Combat Results Table" in out and "Sector 58  [SEED]" in out
 
 
 def test_catalog_reports_a_user_override(capsys, monkeypatch, tmp_path):
@@ -417,7 +421,7 @@ def test_verify_a_tampered_action_list(capsys, save_file, tmp_path):
     before = unchanged(path)
     code, out, err = run(capsys, "verify", str(path))
     assert code == 1 and err == ""
-    assert "does not replay" in out and "action 30" in out
+    assert "verification failed" in out and "action 30 no longer replays" in out
     assert unchanged(path) == before
 
 

@@ -37,12 +37,17 @@ class Session:
     state: dict
     actions: list[dict] = field(default_factory=list)
     digests: list[dict] = field(default_factory=list)
+    #: Periodic digests make saves checkable; simulations that never save skip their cost.
+    record_digests: bool = True
 
     @classmethod
-    def new(cls, game: GameModule, scenario: str, seed: int, options: dict | None = None) -> "Session":
+    def new(cls, game: GameModule, scenario: str, seed: int, options: dict | None = None,
+            record_digests: bool = True) -> "Session":
+        """A new game. ``options`` are recorded as given, so a replay sets up the same game."""
         state = game.setup(scenario, seed, options or {})
         state = game.advance(state)
-        return cls(game, scenario, seed, dict(state.get("options", options or {})), state)
+        return cls(game, scenario, seed, dict(options or {}), state,
+                   record_digests=record_digests)
 
     def perform(self, role: str, action: dict, copy: bool = True) -> dict:
         """Apply one action and run the automated steps after it. Raises IllegalAction and
@@ -51,7 +56,7 @@ class Session:
         state = self.game.advance(state)
         self.state = state
         self.actions.append({"role": role, "action": action})
-        if len(self.actions) % DIGEST_EVERY == 0:
+        if self.record_digests and len(self.actions) % DIGEST_EVERY == 0:
             self.digests.append({"after": len(self.actions), "digest": self.game.digest(state)})
         return state
 

@@ -134,11 +134,11 @@ def test_roll_logs_rule_face_modifiers_and_result():
     state = new_state()
     ctx = Context(state, PROCS)
     face = Rng.from_json(state["rng"]).d10()
-    result = ctx.roll("d10", "SGE-CMB-8", "attack", modifiers=[("leader", 4), ("units", 9),
+    result = ctx.roll("d10", "DEMO-5", "attack", modifiers=[("leader", 4), ("units", 9),
                                                                   ("none", 0)], refs=["sector:5"])
     assert result == face + 13 and result > 9
     entry = state["log"][-1]
-    assert entry["rule"] == "SGE-CMB-8" and entry["kind"] == "roll"
+    assert entry["rule"] == "DEMO-5" and entry["kind"] == "roll"
     assert entry["refs"] == ["sector:5"] and (entry["turn"], entry["phase"]) == (1, 2)
     assert entry["dice"] == [{"die": "d10", "face": face, "modifiers": [["leader", 4], ["units", 9]],
                               "result": result}]
@@ -158,7 +158,7 @@ def test_zero_read_as_ten_before_modifiers():
     state = new_state()
     state["rng"] = Rng.from_seed(seed).to_json()
     ctx = Context(state, PROCS)
-    assert ctx.roll("d10", "SGE-IE-4", "recruit", modifiers=[("RV", 3)], zero_as=10) == 13
+    assert ctx.roll("d10", "DEMO-6", "recruit", modifiers=[("RV", 3)], zero_as=10) == 13
     record = state["log"][-1]["dice"][0]
     assert record["face"] == 0 and record["read_as"] == 10 and record["result"] == 13
 

@@ -78,7 +78,8 @@ def alien_blocks_attack(ctx: Ctx, n: int, kind: str) -> str | None:
         if kind == "mil" and a["kind"] == "HIVE":
             return f"the Hive in {fmt_sector(n)} forbids military attacks (SGE-EV-HIVE)"
         if kind == "morph" and a["kind"] == "RANDOIDS":
-            return f"the Randoids in {fmt_sector(n)} forbid morphogenetic attacks (SGE-EV-RANDOIDS)"
+            return (f"the Randoids in {fmt_sector(n)} forbid morphogenetic attacks "
+                    "(SGE-EV-RANDOIDS)")
     if any(a["kind"] == "MESSIAH" for a in ctx.state["aliens"]) and n in messiah_zone(ctx):
         return f"{fmt_sector(n)} lies in the Messiah's zone, where no attack may start (SGE-EV-MESSIAH)"
     return None
@@ -158,7 +159,8 @@ def phase6(ctx: Ctx, frame: dict) -> None:
     """SGE-SEQ-8, SGE-ALN-3: one AERT roll per alien marker, sector order then placement."""
     st = ctx.state
     if "queue" not in frame:
-        frame["queue"] = [a["seq"] for a in sorted(st["aliens"], key=lambda a: (a["loc"], a["seq"]))]
+        order = sorted(st["aliens"], key=lambda a: (a["loc"], a["seq"]))
+        frame["queue"] = [a["seq"] for a in order]
         frame["used"] = []   # units whose leader was committed this phase (SGE-ALN-3)
     while frame["queue"]:
         marker = _alien_by_seq(ctx, frame["queue"][0])

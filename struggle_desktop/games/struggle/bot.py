@@ -53,6 +53,7 @@ class Bot:
         self.ctx: Ctx = game.context(state)
         self.rng = rng
         self._legal: list[dict] | None = None
+        self._index: SectorIndex | None = None
 
     @property
     def legal(self) -> list[dict]:
@@ -77,14 +78,16 @@ class Bot:
         return None
 
     # ------------------------------------------------------------------ judgement
+    @property
+    def index(self) -> "SectorIndex":
+        if self._index is None:
+            self._index = SectorIndex(self.ctx)
+        return self._index
+
     def threat(self, n: int) -> int:
         """Chaos strength in and next to sector n (military + morph of mobile units)."""
-        ctx = self.ctx
-        total = 0
-        for m in (n, *ctx.galaxy.neighbours[n]):
-            for uid in ctx.chaos_mobile_at(m):
-                total += ctx.factor(uid, "mil") + ctx.factor(uid, "morph")
-        return total
+        strength = self.index.chaos_strength
+        return strength.get(n, 0) + sum(strength.get(m, 0) for m in self.ctx.galaxy.neighbours[n])
 
     def frontier(self) -> list[int]:
         """Imperial systems under threat, most threatened first; the Core counts double."""
@@ -126,25 +129,46 @@ class Bot:
         return value
 
 
+class SectorIndex:
+    """One pass over the units: who is where, for the bot's many per-sector questions."""
+
+    def __init__(self, ctx: Ctx):
+        self.imperial: dict[int, list[str]] = {}
+        self.chaos: dict[int, list[str]] = {}
+        self.chaos_strength: dict[int, int] = {}
+        self.chaos_morph: dict[int, int] = {}
+        for uid, u in ctx.units.items():
+            n = u["loc"]
+            if n is None:
+                continue
+            if u["side"] == IMP:
+                self.imperial.setdefault(n, []).append(uid)
+            else:
+                self.chaos.setdefault(n, []).append(uid)
+                mil, morph = ctx.factor(uid, "mil"), ctx.factor(uid, "morph")
+                self.chaos_strength[n] = self.chaos_strength.get(n, 0) + mil + morph
+                self.chaos_morph[n] = self.chaos_morph.get(n, 0) + morph
+
+
 # ====================================================================== set-up and events
 @handles("setup_placement")
 def _setup(bot: Bot, p: dict) -> dict:
     return {"verb": "auto_place"}
 
 
-@handles("institute", "institute_cancel")
+@handles("event_institute")
 def _institute(bot: Bot, p: dict) -> dict | None:
     marker = p.get("marker")
     want = "cancel_event" if marker in HARMFUL else "allow_event"
     return bot.first(want)
 
 
-@handles("suppression", "suppress")
+@handles("event_suppression")
 def _suppress(bot: Bot, p: dict) -> dict | None:
     return bot.first("suppress")
 
 
-@handles("leviathan")
+@handles("event_leviathan")
 def _leviathan(bot: Bot, p: dict) -> dict | None:
     # Halving every CI change mostly halves the Chaos side's gains.
     for verb in ("accept_leviathan", "accept"):
@@ -154,7 +178,7 @@ def _leviathan(bot: Bot, p: dict) -> dict | None:
     return None
 
 
-@handles("alliance")
+@handles("event_alliance")
 def _alliance(bot: Bot, p: dict) -> dict | None:
     """Take over the strongest Chaos force in or next to Imperial territory."""
     ctx = bot.ctx
@@ -191,7 +215,7 @@ def _alliance_attack(bot: Bot, p: dict) -> dict | None:
     return bot.first("no_attack")
 
 
-@handles("corps", "empire_corps")
+@handles("event_corps")
 def _corps(bot: Bot, p: dict) -> dict | None:
     front = bot.frontier() or [bot.ctx.galaxy.core]
     for code in ("CG", "SF"):
@@ -201,7 +225,7 @@ def _corps(bot: Bot, p: dict) -> dict | None:
     return None
 
 
-@handles("crusade", "galactic_crusade")
+@handles("event_crusade")
 def _crusade(bot: Bot, p: dict) -> dict | None:
     best = None
     for action in bot.legal:
@@ -215,7 +239,7 @@ def _crusade(bot: Bot, p: dict) -> dict | None:
     return None if best is None else best[1]
 
 
-@handles("place_leader", "leader", "imperial_leader")
+@handles("event_leader")
 def _leader(bot: Bot, p: dict) -> dict | None:
     ctx = bot.ctx
     best = None
@@ -229,7 +253,7 @@ def _leader(bot: Bot, p: dict) -> dict | None:
     return None if best is None else best[1]
 
 
-@handles("unpaid", "leave_unpaid", "reforms", "troops_pay", "payment")
+@handles("event_unpaid")
 def _unpaid(bot: Bot, p: dict) -> dict | None:
     """Leave the least valuable things unpaid: low-RV systems far from the Core, cheap units."""
     ctx = bot.ctx
@@ -247,7 +271,7 @@ def _unpaid(bot: Bot, p: dict) -> dict | None:
     return None if best is None else best[1]
 
 
-@handles("alien_leader", "commit_leader")
+@handles("alien_leader")
 def _alien_leader(bot: Bot, p: dict) -> dict | None:
     return None   # the default declines: leaders are worth more in combat
 
@@ -316,57 +340,53 @@ def _movement(bot: Bot, p: dict) -> dict | None:
 def movement_plan(bot: Bot) -> list[dict]:
     """Moves toward the best reachable attack, keeping a guard in the Core.
 
-    Targets are Chaos-held sectors; each unit goes to the target with the best ratio of
-    Chaos value to Chaos strength among those it can reach this phase. Units already in a
-    target sector or guarding the Core stay.
+    Targets are Chaos-held sectors, scored by what they are worth (systems most) against
+    their morph strength. Each Imperial stack outside a target goes, as a stack, to the best
+    target its slowest unit can reach; the two first units in the Core stay as its guard.
     """
-    from struggle_desktop.games.struggle.imperial import reachable
+    from struggle_desktop.games.struggle.imperial import stack_costs
 
     ctx = bot.ctx
+    index = bot.index
     core = ctx.galaxy.core
-    moved = ctx.state["turn_flags"].get("bot_moved", [])
     targets = {}
-    for n in ctx.galaxy.numbers:
-        s = ctx.system_at(n)
-        chaos_units = ctx.chaos_mobile_at(n)
-        chaos_sys = s is not None and s["side"] == CHAOS
-        if not chaos_units and not chaos_sys:
-            continue
-        strength = sum(ctx.factor(u, "morph") for u in chaos_units)
-        if chaos_sys:
-            strength += ctx.system_values(s)[1]
-        worth = (3 + 2 * ctx.effective_rv(s)) if chaos_sys else 0
-        worth += len(chaos_units)
-        targets[n] = (worth, strength)
+    for key, s in ctx.systems.items():
+        if s["side"] == CHAOS:
+            n = int(key)
+            targets[n] = 3 + 2 * ctx.effective_rv(s)
+    for n, uids in index.chaos.items():
+        targets[n] = targets.get(n, 0) + len(uids)
     if not targets:
         return []
-    core_guard = sorted(ctx.imp_mobile_at(core))[:2] if ctx.imperial_controlled(core) else []
     actions = []
-    for uid in sorted(ctx.units):
-        u = ctx.units[uid]
-        if u["side"] != IMP or u["loc"] is None or uid in core_guard or uid in moved:
+    for n in sorted(index.imperial):
+        if n in targets:
             continue
-        if u["loc"] in targets:
+        if n == core and ctx.imperial_controlled(core) and len(index.imperial[n]) <= 2:
             continue
-        reach = reachable(ctx, uid)
+        _uids, costs = stack_costs(ctx, n)
         best = None
-        for n, cost in reach.items():
-            if n not in targets or n == u["loc"]:
+        for m, cost in costs.items():
+            if m not in targets:
                 continue
-            worth, strength = targets[n]
-            key = (worth / (1 + strength), -cost, -n)
+            defence = index.chaos_morph.get(m, 0)
+            s = ctx.system_at(m)
+            if s is not None and s["side"] == CHAOS:
+                defence += ctx.system_values(s)[1]
+            key = (targets[m] / (1 + defence), -cost, -m)
             if best is None or key > best[0]:
-                best = (key, n)
+                best = (key, m)
         if best is not None:
-            actions.append({"verb": "move", "unit": uid, "to": best[1]})
+            actions.append({"verb": "move_stack", "from": n, "to": best[1]})
     return actions
 
 
 @handles("combat")
 def _combat(bot: Bot, p: dict) -> dict | None:
-    ctx = bot.ctx
     best = None
-    for n in sorted({u["loc"] for u in ctx.units.values() if u["side"] == IMP and u["loc"]}):
+    for n in sorted(bot.index.imperial):
+        if n not in bot.index.chaos and not (bot.ctx.system_at(n) or {}).get("side") == CHAOS:
+            continue
         for kind in ("morph", "mil"):
             action = {"verb": "attack", "at": n, "type": kind}
             if not bot.is_legal(action):
@@ -385,7 +405,7 @@ def _colonization(bot: Bot, p: dict) -> dict | None:
     return {"verb": "done"}
 
 
-@handles("expeditions", "expedition")
+@handles("expedition")
 def _expedition(bot: Bot, p: dict) -> dict | None:
     """Mount an expedition only with a leader of 2 or more to steady the roll."""
     for action in bot.legal:
@@ -396,7 +416,7 @@ def _expedition(bot: Bot, p: dict) -> dict | None:
     return None
 
 
-@handles("extropy", "end_of_turn")
+@handles("end_of_turn")
 def _extropy(bot: Bot, p: dict) -> dict | None:
     ctx = bot.ctx
     flags = ctx.state["turn_flags"]

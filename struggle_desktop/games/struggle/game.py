@@ -132,8 +132,6 @@ class StruggleGame:
         state = setup.new_state(self.data, self.data.scenarios[str(scenario)], base, seed,
                                 toggles, sweep, max_turns)
         state["rng"] = Rng.from_seed(seed).to_json()
-        state["scenario"] = str(scenario)
-        state["base"] = str(base["id"])
         return state
 
     def context(self, state: dict) -> Ctx:
@@ -222,6 +220,12 @@ class StruggleGame:
         if policy == "bot":
             return bot.choose(self, state, role, rng)
         raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+
+    def invariants(self, state: dict) -> list[str]:
+        """Broken invariants of ``state`` (empty when all is well): see invariants.py."""
+        from struggle_desktop.games.struggle.invariants import problems
+
+        return problems(self, state)
 
     def tracks(self, state: dict) -> dict:
         """CI, RP, VP and counts for turn lines and summaries."""

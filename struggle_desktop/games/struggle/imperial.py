@@ -20,6 +20,7 @@ from struggle_desktop.games.struggle.aliens import nebula_at
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
                                                      procedure, sector_ref)
 from struggle_desktop.games.struggle.prompts import checker, prompt
+from struggle_desktop.games.struggle.setup import nexus_sites
 
 #: Markers bought onto a sector, and markers bought into the Markers Available box.
 SECTOR_MARKERS = ("nexus", "stargate", "increased_resources")
@@ -203,9 +204,10 @@ def buy_unit_reason(ctx: Ctx, code, n) -> str | None:
         return f"{n!r} is not a sector"
     if not ctx.imperial_controlled(n):
         return f"{fmt_sector(n)} holds no Imperial system"
-    if _slots_left(ctx, n, _chaos_mobile_sectors(ctx)) <= 0:
-        if any(u["loc"] == n and u["side"] == CHAOS for u in ctx.units.values()):
-            return f"Chaos mobile units stand in {fmt_sector(n)}"
+    chaos = _chaos_mobile_sectors(ctx)
+    if n in chaos:
+        return f"Chaos mobile units stand in {fmt_sector(n)}"
+    if _slots_left(ctx, n, chaos) <= 0:
         return f"{fmt_sector(n)} has received as many new units as its RV allows this turn"
     return None
 
@@ -231,7 +233,7 @@ def marker_price(ctx: Ctx, marker: str) -> int:
     if marker == "illumination" and ctx.effect_active("ENLIGHTENMENT"):
         return prices["illumination_enlightenment"]
     if marker == "repression":
-        return 1
+        return 1   # the table gives markers per RP: a purchase is one RP's worth
     return prices[marker]
 
 
@@ -246,7 +248,8 @@ def marker_reason(ctx: Ctx, marker) -> str | None:
         return "no Repression may be bought under Galactic Enlightenment (SGE-EV-ENLIGHTENMENT)"
     if marker == "illumination":
         if ctx.effect_active("ELITES"):
-            return "no Illumination may be bought under Imperial Elites Demand Privileges (SGE-EV-ELITES)"
+            return ("no Illumination may be bought under Imperial Elites Demand Privileges "
+                    "(SGE-EV-ELITES)")
         if ctx.effect_active("PARANOIA"):
             return "no Illumination may be bought under Paranoia (SGE-EV-PARANOIA)"
     if _marker_stock(ctx, marker) <= 0:
@@ -265,8 +268,7 @@ def marker_site_reason(ctx: Ctx, marker: str, n) -> str | None:
     if s is None or s["side"] != IMP:
         return f"{fmt_sector(n)} holds no Imperial system"
     if marker == "nexus":
-        nexus = ctx.state["nexus"]
-        if n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n]):
+        if n not in nexus_sites(ctx):
             return f"{fmt_sector(n)} holds a Nexus or lies next to one"
     elif marker == "stargate":
         if n in ctx.state["stargates"]:
@@ -299,6 +301,19 @@ def recruit_options(ctx: Ctx) -> list[dict]:
     return actions
 
 
+def recruit_possible(ctx: Ctx) -> bool:
+    """Cheap test: can anything at all be bought now? (The prompt is skipped otherwise.)"""
+    if any(marker_reason(ctx, m) is None for m in BOX_MARKERS):
+        return True
+    if any(unit_type_reason(ctx, code) is None for code in ctx.data.unit_types) \
+            and recruit_slots(ctx):
+        return True
+    sectors = ctx.imperial_system_sectors()
+    return any(marker_reason(ctx, m) is None
+               and any(marker_site_reason(ctx, m, n) is None for n in sectors)
+               for m in SECTOR_MARKERS)
+
+
 @procedure("phase9")
 def phase9(ctx: Ctx, frame: dict) -> None:
     """SGE-SEQ-11: buy units and markers until the player is done."""
@@ -309,7 +324,7 @@ def phase9(ctx: Ctx, frame: dict) -> None:
         else:
             do_purchase(ctx, action)
         return
-    if not recruit_options(ctx):
+    if not recruit_possible(ctx):
         ctx.pop()
         return
     ctx.ask("recruitment", f"Recruitment: you have {ctx.state['rp']} RP", rule="SGE-SEQ-11")
@@ -588,12 +603,26 @@ def attack_reason(ctx: Ctx, n, kind) -> str | None:
     return imperial_attack_reason(ctx, n, kind)
 
 
+def _attack_candidates(ctx: Ctx):
+    """(sector, type) pairs worth asking the combat module about: only sectors holding both
+    Imperial mobile units and Chaos units (it refuses all others anyway)."""
+    imperial, chaos = set(), set()
+    for u in ctx.units.values():
+        (imperial if u["side"] == IMP else chaos).add(u["loc"])
+    chaos.update(int(k) for k, s in ctx.systems.items() if s["side"] == CHAOS)
+    for n in sorted(imperial & chaos - {None}):
+        for kind in COMBAT_KINDS:
+            yield n, kind
+
+
 def attack_options(ctx: Ctx) -> list[dict]:
     """Every attack the Empire may declare now (SGE-SEQ-13)."""
-    sectors = sorted({u["loc"] for u in ctx.units.values()
-                      if u["side"] == IMP and u["loc"] is not None})
-    return [{"verb": "attack", "at": n, "type": kind}
-            for n in sectors for kind in COMBAT_KINDS if attack_reason(ctx, n, kind) is None]
+    return [{"verb": "attack", "at": n, "type": kind} for n, kind in _attack_candidates(ctx)
+            if attack_reason(ctx, n, kind) is None]
+
+
+def attack_possible(ctx: Ctx) -> bool:
+    return any(attack_reason(ctx, n, kind) is None for n, kind in _attack_candidates(ctx))
 
 
 @procedure("phase11")
@@ -609,7 +638,7 @@ def phase11(ctx: Ctx, frame: dict) -> None:
             attacks[f"{n}:{kind}"] = attacks.get(f"{n}:{kind}", 0) + 1
             resolve_imperial_attack(ctx, n, kind)
             return
-    elif attack_options(ctx):
+    elif attack_possible(ctx):
         ctx.ask("combat", "Declare an attack, or end the combat phase", rule="SGE-SEQ-13")
         return
     ie_sector_losses(ctx)

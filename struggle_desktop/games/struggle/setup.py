@@ -42,7 +42,8 @@ def new_state(data: StruggleData, scenario: dict, base: dict, seed: int, options
         expedition_cup.extend([m["id"]] * m["count"])
     return {
         "game": "struggle",
-        "scenario": str(base["id"]),
+        "scenario": str(scenario["id"]),
+        "base": str(base["id"]),
         "sweep": sweep,
         "options": dict(options),
         "seed": seed,
@@ -96,7 +97,7 @@ def new_state(data: StruggleData, scenario: dict, base: dict, seed: int, options
 @procedure("setup")
 def setup_proc(ctx: Ctx, frame: dict) -> None:
     """SGE-SEQ-2 step 4: the scenario's items in order 4, 2, 3, 5, 6, 7, 1, 10."""
-    sc = ctx.data.scenarios[ctx.state["scenario"]]
+    sc = ctx.data.scenarios[ctx.state["base"]]
     step = frame["step"]
     if step == 0:
         ctx.log("SGE-SEQ-2", "setup", f"Setting up scenario {sc['id']}: {sc['title']}"

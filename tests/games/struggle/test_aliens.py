@@ -96,8 +96,8 @@ def test_messiah_zone_on_its_first_turn_is_its_own_sector():
 
 # ============================================================================ Phase 6
 def test_alien_markers_roll_in_sector_then_placement_order():
-    """SGE-ALN-3, SGE-SEQ-8: one roll per marker, ascending sector, then placement order;
-    markers roll even in empty sectors."""
+    """SGE-ALN-1, SGE-ALN-3, SGE-SEQ-8: every alien marker rolls the AERT once in Phase 6,
+    ascending sector, then placement order, even in empty sectors."""
     state = empty()
     add_alien(state, "NEBULA", 10)
     add_alien(state, "RANDOIDS", 10)
@@ -113,11 +113,13 @@ def test_alien_markers_roll_in_sector_then_placement_order():
 
 
 def test_biomech_adds_military_of_both_sides_with_parentheses_and_wipes_on_indeterminate():
-    """SGE-EV-BIOMECH, SGE-REC-3, SGE-REC-4, SGE-ALN-5: the roll adds every unit's military
-    (parenthesized CG included, both sides, the system unit too); Indeterminate eliminates
-    all units and the other alien markers there, with no CI change, and the marker too."""
+    """SGE-EV-BIOMECH, SGE-REC-3, SGE-REC-4, SGE-ALN-5, SGE-IRS-3: the roll adds every
+    unit's military (parenthesized CG included, both sides, the system unit too);
+    Indeterminate eliminates all units and the other alien markers there, with no CI change,
+    and the marker too; the lost system's Increased Resources marker goes with it."""
     state = empty()
     counter = put_system(state, 12, IMP, rv=1)
+    state["systems"]["12"]["irs"] = True
     sys_mil = GAME.data.system_counters[counter][0]
     put_unit(state, "SF", 12)
     put_unit(state, "CG", 12)
@@ -134,6 +136,7 @@ def test_biomech_adds_military_of_both_sides_with_parentheses_and_wipes_on_indet
     assert state["aliens"] == []
     assert sorted(state["discard"][-2:]) == ["BIOMECH", "HIVE"]
     assert state["ci2"] == ci_before
+    assert "SGE-IRS-3" in [e["rule"] for e in state["log"] if e["phase"] == 6]
 
 
 def test_biomech_negative_keeps_the_marker_and_kills_the_committed_leader():
@@ -308,8 +311,8 @@ def expedition_state(sites, units_at=None, turn: int = 3) -> dict:
 
 
 def test_expedition_offered_only_where_imperial_mobile_units_stand():
-    """SGE-SEQ-15, SGE-EXP-2, SGE-EV-EXPEDITION: one prompt per site with Imperial mobile
-    units; declining keeps the marker."""
+    """SGE-EXP-1, SGE-SEQ-15, SGE-EXP-2, SGE-EV-EXPEDITION: in Phase 13, one prompt per
+    Expedition Possible site with Imperial mobile units; declining keeps the marker."""
     state = expedition_state([10, 20])
     put_unit(state, "SF", 20)
     put_unit(state, "SF", 10, side=CHAOS)

@@ -10,8 +10,8 @@ from struggle_desktop.engine.errors import IllegalAction
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle import GAME
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from struggle_desktop.games.struggle.imperial import (costs_from, maintenance_bill,
-                                                      reachable, recruit_options)
+from struggle_desktop.games.struggle.imperial import (maintenance_bill, reachable,
+                                                      recruit_options)
 from tests.games.struggle.helpers import (ScriptedRng, act, begin_phase, clear_map, context,
                                           legal, new_game, put_force, put_system, put_unit,
                                           run, set_ci)
@@ -133,6 +133,17 @@ def test_maintenance_short_of_rp_forces_choices_and_lost_nexus_raises_ci():
     assert state["rp"] == 0 and state["stack"] == []
 
 
+def test_free_units_are_maintained_like_bought_ones():
+    """SGE-REC-10: a unit received for free (here a WS placed as an Expedition's Lost Fleet
+    would be) is on the maintenance bill."""
+    state = empty(rp=10)
+    put_system(state, 1, IMP)
+    ctx = context(state)
+    before = maintenance_bill(ctx)
+    ctx.place_unit("WS", IMP, 1, "SGE-EXP-3", why="Lost Fleet")
+    assert maintenance_bill(ctx) == before + GAME.data.unit_types["WS"].upkeep
+
+
 @pytest.mark.parametrize("rp", [2, 20])
 def test_maintenance_checker_agrees_with_the_list(rp):
     """SGE-RES-8: the fast check accepts exactly the listed maintenance actions, short of
@@ -173,7 +184,8 @@ def test_recruits_limited_by_effective_rv_per_sector_and_turn():
 
 
 def test_no_recruits_where_chaos_mobile_units_stand_or_without_a_system():
-    """SGE-REC-8: only Imperial-controlled sectors free of Chaos mobile units recruit."""
+    """SGE-REC-8, SGE-RES-7: only Imperial-controlled sectors (holding an Imperial system)
+    free of Chaos mobile units recruit."""
     state = empty(rp=30)
     put_system(state, 1, IMP)
     put_system(state, 2, IMP)
@@ -212,8 +224,8 @@ def test_no_unit_bought_without_a_counter_in_the_mix():
 
 
 def test_nexus_purchase_obeys_placement_price_and_stock():
-    """SGE-NEX-2, SGE-REC-9, SGE-REC-7: 5 RP, an Imperial sector with no Nexus in or next to
-    it, within the stock of six."""
+    """SGE-NEX-1, SGE-NEX-2, SGE-REC-9, SGE-REC-7: 5 RP, an Imperial sector with no Nexus in
+    or next to it, within the stock of six."""
     state = empty(rp=100)
     for n in (1, 2, 8, 9, 10, 11, 12, 13, 14):
         put_system(state, n, IMP)
@@ -285,8 +297,8 @@ def test_illumination_price_bans_and_stock():
 
 
 def test_markers_need_their_optional_rules():
-    """SGE-SEQ-19, SGE-NEX-2, SGE-STG-3, SGE-IRS-1, SGE-REP-1: without the rules no
-    Nexus, Stargate, Increased Resources, Repression or Illumination is offered."""
+    """SGE-SEQ-19: with the optional rules off, no Nexus, Stargate, Increased Resources,
+    Repression or Illumination marker is offered."""
     state = empty(rp=50, options=NONE)
     put_system(state, 1, IMP, rv=1)
     phase(state, 9)
@@ -368,7 +380,7 @@ def test_nebula_sector_can_be_entered_but_not_left_or_crossed():
 
 
 def test_stargate_hop_costs_one_ma():
-    """SGE-STG-2: from a Stargate sector to any other Stargate sector for 1 MA."""
+    """SGE-STG-1, SGE-STG-2: from a Stargate sector to any other Stargate sector for 1 MA."""
     state = empty()
     put_system(state, 1, IMP)
     put_system(state, 50, IMP)

@@ -755,7 +755,7 @@ def test_victory_levels():
     data = table("victory")
     assert data["levels"] == ["collapse", "decline", "survival", "expanding", "galactic"]
     assert data["vp"] == "imperial_system_sectors"
-    assert data["other_outcomes"] == ["universal_victory", "unfinished"]
+    assert data["other_outcomes"] == ["universal", "turn-limit"]
 
 
 # ---------------------------------------------------------------- scenarios
