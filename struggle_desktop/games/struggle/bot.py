@@ -58,11 +58,11 @@ class Bot:
     @property
     def legal(self) -> list[dict]:
         if self._legal is None:
-            self._legal = self.game.legal_actions(self.state, "imperial")
+            self._legal = self.game.legal_actions(self.state, "imperial", ctx=self.ctx)
         return self._legal
 
     def is_legal(self, action: dict) -> bool:
-        return self.game.check_action(self.state, "imperial", action) is None
+        return self.game.check_action(self.state, "imperial", action, ctx=self.ctx) is None
 
     def default(self, p: dict) -> dict:
         for verb in DECLINE_VERBS:
@@ -137,17 +137,15 @@ class SectorIndex:
         self.chaos: dict[int, list[str]] = {}
         self.chaos_strength: dict[int, int] = {}
         self.chaos_morph: dict[int, int] = {}
-        for uid, u in ctx.units.items():
-            n = u["loc"]
-            if n is None:
-                continue
-            if u["side"] == IMP:
-                self.imperial.setdefault(n, []).append(uid)
-            else:
-                self.chaos.setdefault(n, []).append(uid)
-                mil, morph = ctx.factor(uid, "mil"), ctx.factor(uid, "morph")
-                self.chaos_strength[n] = self.chaos_strength.get(n, 0) + mil + morph
-                self.chaos_morph[n] = self.chaos_morph.get(n, 0) + morph
+        for n, uids in ctx._index().items():
+            for uid in uids:
+                if ctx.units[uid]["side"] == IMP:
+                    self.imperial.setdefault(n, []).append(uid)
+                else:
+                    self.chaos.setdefault(n, []).append(uid)
+                    mil, morph = ctx.factor(uid, "mil"), ctx.factor(uid, "morph")
+                    self.chaos_strength[n] = self.chaos_strength.get(n, 0) + mil + morph
+                    self.chaos_morph[n] = self.chaos_morph.get(n, 0) + morph
 
 
 # ====================================================================== set-up and events

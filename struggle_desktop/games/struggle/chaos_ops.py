@@ -108,7 +108,7 @@ def move_units(ctx: Ctx, units: list[str], to: int, rule: str, why: str) -> None
     if frm == to:
         return
     for uid in units:
-        ctx.units[uid]["loc"] = to
+        ctx.set_loc(uid, to)
     ctx.log(rule, "move", f"{why}: {len(units)} unit(s) move from {fmt_sector(frm)} to "
             f"{fmt_sector(to)}", refs=[sector_ref(frm), sector_ref(to)] + units)
     ctx.checks()
@@ -403,7 +403,7 @@ def merge_detachments(ctx: Ctx, ie: int) -> None:
         return
     if ctx.force_location(main) == ctx.force_location(detach):
         for uid in ctx.force_units(detach):
-            ctx.units[uid]["force"] = main
+            ctx.set_force(uid, main)
         del ctx.state["forces"][detach]
         ctx.log("SGE-IE-5", "ie", f"IE #{ie}'s home detachment joins its mobile force")
 
@@ -498,7 +498,7 @@ def take_sector(ctx: Ctx, ie: int, n: int, force: str | None, rule: str) -> None
     joined = 0
     if force is not None:
         for uid in ctx.rebels_at(n):
-            ctx.units[uid]["force"] = force
+            ctx.set_force(uid, force)
             joined += 1
     ctx.log(rule, "ie", f"IE #{ie} takes {fmt_sector(n)}"
             + (f"; {joined} Rebel unit(s) join it" if joined else ""), refs=[sector_ref(n)])
@@ -591,8 +591,8 @@ def establish_ie(ctx: Ctx, number: int, home: int, rule: str, arises: bool) -> N
     # Rebels at home and in the new sectors join, and everything stacks at home.
     for m in [home, *taken]:
         for uid in ctx.rebels_at(m):
-            ctx.units[uid]["force"] = fid
-            ctx.units[uid]["loc"] = home
+            ctx.set_force(uid, fid)
+            ctx.set_loc(uid, home)
     ctx.checks()
 
 

@@ -54,7 +54,7 @@ def attacker_units(ctx: Ctx, n: int, attacker: str) -> list[str]:
         return ctx.imp_mobile_at(n)
     if attacker == "rebels":
         return ctx.rebels_at(n)
-    return [uid for uid, u in ctx.units.items() if u["force"] == attacker and u["loc"] == n]
+    return [uid for uid in ctx.mobile_at(n) if ctx.units[uid]["force"] == attacker]
 
 
 def defender_side(attacker: str) -> str:
@@ -62,7 +62,8 @@ def defender_side(attacker: str) -> str:
 
 
 def side_units(ctx: Ctx, n: int, side: str) -> list[str]:
-    return [uid for uid, u in ctx.units.items() if u["loc"] == n and u["side"] == side]
+    units = ctx.units
+    return [uid for uid in ctx.mobile_at(n) if units[uid]["side"] == side]
 
 
 def mutant_force_at(ctx: Ctx, n: int) -> str | None:

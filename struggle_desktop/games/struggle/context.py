@@ -52,6 +52,39 @@ class Ctx(Context):
         self.galaxy = data.galaxy
         self.units: dict[str, dict] = state["units"]
         self.systems: dict[str, dict] = state["systems"]
+        # Where-is-what indexes, built on first use and dropped by every change of a unit's
+        # sector, side or force (set_loc, set_force and the primitives below). They keep the
+        # order of ``units`` so results are the same as a plain scan.
+        self._at: dict[int, list[str]] | None = None
+        self._by_force: dict[str, list[str]] = {}
+
+    # ======================================================================= indexes
+    def _index(self) -> dict[int, list[str]]:
+        if self._at is None:
+            at: dict[int, list[str]] = {}
+            by_force: dict[str, list[str]] = {}
+            for uid, u in self.units.items():
+                loc = u["loc"]
+                if loc is not None:
+                    at.setdefault(loc, []).append(uid)
+                f = u["force"]
+                if f is not None:
+                    by_force.setdefault(f, []).append(uid)
+            self._at = at
+            self._by_force = by_force
+        return self._at
+
+    def invalidate(self) -> None:
+        """Forget the indexes after a unit changed sector, side or force."""
+        self._at = None
+
+    def set_loc(self, uid: str, n: int | None) -> None:
+        self.units[uid]["loc"] = n
+        self._at = None
+
+    def set_force(self, uid: str, fid: str | None) -> None:
+        self.units[uid]["force"] = fid
+        self._at = None
 
     # ======================================================================= options
     def option(self, key: str) -> bool:
@@ -151,20 +184,24 @@ class Ctx(Context):
         raise AssertionError("th_factors has no open band")
 
     def mobile_at(self, n: int) -> list[str]:
-        return [uid for uid, u in self.units.items() if u["loc"] == n]
+        return list(self._index().get(n, ()))
 
     def imp_mobile_at(self, n: int) -> list[str]:
-        return [uid for uid, u in self.units.items() if u["loc"] == n and u["side"] == IMP]
+        units = self.units
+        return [uid for uid in self._index().get(n, ()) if units[uid]["side"] == IMP]
 
     def chaos_mobile_at(self, n: int) -> list[str]:
-        return [uid for uid, u in self.units.items() if u["loc"] == n and u["side"] == CHAOS]
+        units = self.units
+        return [uid for uid in self._index().get(n, ()) if units[uid]["side"] == CHAOS]
 
     def force_units(self, fid: str) -> list[str]:
-        return [uid for uid, u in self.units.items() if u["force"] == fid]
+        self._index()
+        return list(self._by_force.get(fid, ()))
 
     def rebels_at(self, n: int) -> list[str]:
-        return [uid for uid, u in self.units.items()
-                if u["loc"] == n and u["side"] == CHAOS and u["force"] is None]
+        units = self.units
+        return [uid for uid in self._index().get(n, ())
+                if units[uid]["side"] == CHAOS and units[uid]["force"] is None]
 
     def system_at(self, n: int) -> dict | None:
         return self.systems.get(str(n))
@@ -185,19 +222,23 @@ class Ctx(Context):
         return sorted(int(k) for k, s in self.systems.items() if s["side"] == IMP)
 
     def leaders_in(self, n: int) -> list[int]:
-        return [u["leader"] for u in self.units.values()
-                if u["loc"] == n and u["side"] == IMP and u["leader"]]
+        units = self.units
+        return [units[uid]["leader"] for uid in self._index().get(n, ())
+                if units[uid]["side"] == IMP and units[uid]["leader"]]
 
     def has_imperial_unit(self, n: int) -> bool:
         if self.imperial_controlled(n):
             return True
-        return any(u["loc"] == n and u["side"] == IMP for u in self.units.values())
+        units = self.units
+        return any(units[uid]["side"] == IMP for uid in self._index().get(n, ()))
 
     def flippable_at(self, n: int, mobile_only: bool) -> bool:
         """A sector qualifies for the Usurper/Rebellion searches only with an Imperial unit
         that can change side (SGE-DICE-8, SGE-IO-2)."""
-        for u in self.units.values():
-            if u["loc"] == n and u["side"] == IMP and u["type"] != "IO":
+        units = self.units
+        for uid in self._index().get(n, ()):
+            u = units[uid]
+            if u["side"] == IMP and not self.data.unit_types[u["type"]].never_converts:
                 return True
         return (not mobile_only) and self.imperial_controlled(n)
 
@@ -212,6 +253,7 @@ class Ctx(Context):
             return None
         uid = free.pop(0)
         self.units[uid] = {"type": code, "side": side, "loc": loc, "force": force, "leader": None}
+        self._at = None
         if loc is not None:
             owner = "Imperial" if side == IMP else ("Rebel" if force is None else f"force {force}")
             self.log(rule, "place", f"{uid} ({owner}) placed in {fmt_sector(loc)}"
@@ -221,6 +263,7 @@ class Ctx(Context):
     def remove_unit(self, uid: str, rule: str, why: str, combat: str | None = None) -> None:
         """Eliminate or disband a mobile unit: back to the mix (SGE-CMB-14, SGE-REC-6)."""
         u = self.units.pop(uid)
+        self._at = None
         if u["leader"]:
             self._lose_imperial_leader(u["leader"], uid, "its unit is gone")
         free = self.state["mix"][u["type"]]
@@ -245,6 +288,7 @@ class Ctx(Context):
         old_side = u["side"]
         u["side"] = CHAOS if old_side == IMP else IMP
         u["force"] = force if u["side"] == CHAOS else None
+        self._at = None
         if u["leader"]:
             leader = u["leader"]
             u["leader"] = None
@@ -380,10 +424,9 @@ class Ctx(Context):
         return f"{f['kind'].capitalize()} force {fid}"
 
     def force_location(self, fid: str) -> int | None:
-        for u in self.units.values():
-            if u["force"] == fid:
-                return u["loc"]
-        return None
+        self._index()
+        members = self._by_force.get(fid)
+        return self.units[members[0]]["loc"] if members else None
 
     def end_force(self, fid: str, why: str) -> None:
         """SGE-OPS-1: a force's marker is discarded; its leader marker returns to the pool."""
@@ -396,6 +439,7 @@ class Ctx(Context):
         for u in self.units.values():
             if u["force"] == fid:
                 u["force"] = None  # remaining units become Rebels
+        self._at = None
         self.log("SGE-OPS-1", "force", f"{self.force_name_raw(fid, f)} ends: {why}")
 
     @staticmethod
@@ -480,6 +524,7 @@ class Ctx(Context):
                     if u["force"] == fid:
                         u["force"] = None
                 del self.state["forces"][fid]
+        self._at = None
         if rec.get("leader_marker", True):
             self.state["chaos_leaders"].append(rec["leader"])
             self.state["chaos_leaders"].sort()

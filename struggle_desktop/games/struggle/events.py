@@ -1023,7 +1023,7 @@ def ev_mutant(ctx: Ctx, ev: dict) -> str:
 
 def join_force(ctx: Ctx, uid: str, fid: str, rule: str) -> None:
     """A Chaos mobile unit joins a force in its sector (no primitive exists for this)."""
-    ctx.units[uid]["force"] = fid
+    ctx.set_force(uid, fid)
     ctx.log(rule, "force", f"{uid} joins {ctx.force_name(fid)}", refs=[uid])
 
 

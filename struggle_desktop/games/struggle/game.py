@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.canonical import canonical_json, clone, digest
 from struggle_desktop.engine.errors import BadOption, IllegalAction
 from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.games.struggle import (aliens, chaos_ops, combat, events,  # noqa: F401
@@ -137,15 +137,17 @@ class StruggleGame:
     def context(self, state: dict) -> Ctx:
         return Ctx(state, self.data)
 
-    def legal_actions(self, state: dict, role: str = "imperial") -> list[dict]:
+    def legal_actions(self, state: dict, role: str = "imperial", ctx: Ctx | None = None) -> list[dict]:
         p = state.get("pending")
         if p is None or p["role"] != role or state["outcome"] is not None:
             return []
-        ctx = self.context(state)
-        return LEGAL[p["kind"]](ctx, p)
+        return LEGAL[p["kind"]](ctx or self.context(state), p)
 
-    def check_action(self, state: dict, role: str, action: Any) -> str | None:
-        """None if ``action`` is legal now, else the reason in a player's words."""
+    def check_action(self, state: dict, role: str, action: Any, ctx: Ctx | None = None) -> str | None:
+        """None if ``action`` is legal now, else the reason in a player's words.
+
+        ``ctx`` may be a context already open on this very state (the bot passes its own so
+        many checks share one set of indexes); it must not be used to change the state."""
         if state.get("outcome") is not None:
             return "the game is over"
         p = state.get("pending")
@@ -155,11 +157,13 @@ class StruggleGame:
             return f"it is not the {role} player's decision"
         if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
             return "an action must be an object with a verb"
-        ctx = self.context(state)
+        ctx = ctx or self.context(state)
         check = CHECK.get(p["kind"])
         if check is not None:
             return check(ctx, p, action)
-        if action in LEGAL[p["kind"]](ctx, p):
+        # Compare as canonical JSON: in Python True == 1, so {"at": true} would match {"at": 1}.
+        wanted = canonical_json(action)
+        if any(canonical_json(a) == wanted for a in LEGAL[p["kind"]](ctx, p)):
             return None
         return f"{action.get('verb')} is not possible now ({p['text']})"
 

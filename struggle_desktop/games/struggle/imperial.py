@@ -538,7 +538,7 @@ def _move_unit(ctx: Ctx, uid: str, to: int, cost: int) -> None:
     used[uid] = used.get(uid, 0) + cost
     ctx.log("SGE-SEQ-12", "move", f"{uid} moves {fmt_sector(u['loc'])} -> {fmt_sector(to)} "
             f"({cost} MA)", refs=[uid, sector_ref(u["loc"]), sector_ref(to)])
-    u["loc"] = to
+    ctx.set_loc(uid, to)
 
 
 def do_move(ctx: Ctx, action: dict) -> None:

@@ -328,7 +328,7 @@ def do_placement(ctx: Ctx, action: dict) -> None:
     hand = ctx.state["setup_hand"]
     verb = action["verb"]
     if verb == "place":
-        ctx.units[action["unit"]]["loc"] = action["at"]
+        ctx.set_loc(action["unit"], action["at"])
         ctx.log("SGE-SEQ-21", "place", f"{action['unit']} placed in {fmt_sector(action['at'])}",
                 refs=[action["unit"], sector_ref(action["at"])])
     elif verb == "place_leader":
@@ -381,6 +381,7 @@ def auto_place(ctx: Ctx) -> None:
     # Anything still unplaced (no legal sector at all) goes back to the mix.
     for uid in [u for u, rec in ctx.units.items() if rec["loc"] is None]:
         rec = ctx.units.pop(uid)
+        ctx.invalidate()
         ctx.state["mix"][rec["type"]].append(uid)
         ctx.log("SGE-SEQ-21", "note", f"{uid} could not be placed and returns to the mix")
     if hand["leaders"]:
