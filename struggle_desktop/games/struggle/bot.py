@@ -87,7 +87,7 @@ class Bot:
     def threat(self, n: int) -> int:
         """Chaos strength in and next to sector n (military + morph of mobile units)."""
         strength = self.index.chaos_strength
-        return strength.get(n, 0) + sum(strength.get(m, 0) for m in self.ctx.galaxy.neighbours[n])
+        return strength(n) + sum(strength(m) for m in self.ctx.galaxy.neighbours[n])
 
     def frontier(self) -> list[int]:
         """Imperial systems under threat, most threatened first; the Core counts double."""
@@ -130,22 +130,35 @@ class Bot:
 
 
 class SectorIndex:
-    """One pass over the units: who is where, for the bot's many per-sector questions."""
+    """Who is where, split by side, and the Chaos strength per sector (computed on demand),
+    for the bot's many per-sector questions."""
 
     def __init__(self, ctx: Ctx):
+        self.ctx = ctx
         self.imperial: dict[int, list[str]] = {}
         self.chaos: dict[int, list[str]] = {}
-        self.chaos_strength: dict[int, int] = {}
-        self.chaos_morph: dict[int, int] = {}
+        units = ctx.units
         for n, uids in ctx._index().items():
             for uid in uids:
-                if ctx.units[uid]["side"] == IMP:
-                    self.imperial.setdefault(n, []).append(uid)
-                else:
-                    self.chaos.setdefault(n, []).append(uid)
-                    mil, morph = ctx.factor(uid, "mil"), ctx.factor(uid, "morph")
-                    self.chaos_strength[n] = self.chaos_strength.get(n, 0) + mil + morph
-                    self.chaos_morph[n] = self.chaos_morph.get(n, 0) + morph
+                (self.imperial if units[uid]["side"] == IMP else self.chaos).setdefault(n, []).append(uid)
+        self._strength: dict[int, tuple[int, int]] = {}
+
+    def _chaos_factors(self, n: int) -> tuple[int, int]:
+        """(mil + morph, morph) of the Chaos mobile units in n."""
+        found = self._strength.get(n)
+        if found is None:
+            factor = self.ctx.factor
+            uids = self.chaos.get(n, ())
+            morph = sum(factor(u, "morph") for u in uids)
+            found = (sum(factor(u, "mil") for u in uids) + morph, morph)
+            self._strength[n] = found
+        return found
+
+    def chaos_strength(self, n: int) -> int:
+        return self._chaos_factors(n)[0] if n in self.chaos else 0
+
+    def chaos_morph(self, n: int) -> int:
+        return self._chaos_factors(n)[1] if n in self.chaos else 0
 
 
 # ====================================================================== set-up and events
@@ -367,7 +380,7 @@ def movement_plan(bot: Bot) -> list[dict]:
         for m, cost in costs.items():
             if m not in targets:
                 continue
-            defence = index.chaos_morph.get(m, 0)
+            defence = index.chaos_morph(m)
             s = ctx.system_at(m)
             if s is not None and s["side"] == CHAOS:
                 defence += ctx.system_values(s)[1]
@@ -381,17 +394,14 @@ def movement_plan(bot: Bot) -> list[dict]:
 
 @handles("combat")
 def _combat(bot: Bot, p: dict) -> dict | None:
+    """The legal attack with the best expected exchange, if it is clearly worth it."""
+    from struggle_desktop.games.struggle.imperial import attack_options
+
     best = None
-    for n in sorted(bot.index.imperial):
-        if n not in bot.index.chaos and not (bot.ctx.system_at(n) or {}).get("side") == CHAOS:
-            continue
-        for kind in ("morph", "mil"):
-            action = {"verb": "attack", "at": n, "type": kind}
-            if not bot.is_legal(action):
-                continue
-            value = bot.attack_value(n, kind)
-            if value > 0.3 and (best is None or value > best[0]):
-                best = (value, action)
+    for action in attack_options(bot.ctx):
+        value = bot.attack_value(action["at"], action["type"])
+        if value > 0.3 and (best is None or value > best[0]):
+            best = (value, action)
     return {"verb": "done"} if best is None else best[1]
 
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from struggle_desktop.engine.canonical import canonical_json, clone, digest
+from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import BadOption, IllegalAction
 from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.games.struggle import (aliens, chaos_ops, combat, events,  # noqa: F401
                                              imperial, setup, turn)
 from struggle_desktop.games.struggle.context import Ctx
 from struggle_desktop.games.struggle.data import StruggleData, default_data
-from struggle_desktop.games.struggle.prompts import CHECK, LEGAL
+from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in
 from struggle_desktop.engine.rng import Rng
 
 RULES_VERSION = "sge-rules-1"
@@ -161,9 +161,7 @@ class StruggleGame:
         check = CHECK.get(p["kind"])
         if check is not None:
             return check(ctx, p, action)
-        # Compare as canonical JSON: in Python True == 1, so {"at": true} would match {"at": 1}.
-        wanted = canonical_json(action)
-        if any(canonical_json(a) == wanted for a in LEGAL[p["kind"]](ctx, p)):
+        if action_in(action, LEGAL[p["kind"]](ctx, p)):
             return None
         return f"{action.get('verb')} is not possible now ({p['text']})"
 
@@ -188,7 +186,10 @@ class StruggleGame:
         return state.get("outcome")
 
     def digest(self, state: dict) -> str:
-        return digest(state)
+        """A hash of the position: everything in the state but the log. The log is derived
+        from the same actions and dice, and leaving it out keeps digests cheap on long games
+        and lets the log's wording improve without breaking saved games."""
+        return digest({k: v for k, v in state.items() if k != "log"})
 
     def data_digest(self) -> str:
         return self.data.data_digest

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from struggle_desktop.engine.canonical import canonical_json
 from struggle_desktop.games.struggle.context import Ctx
 
 LegalFn = Callable[[Ctx, dict], list[dict]]
@@ -40,3 +41,10 @@ def yes_no(yes: str, no: str) -> LegalFn:
     def legal(ctx: Ctx, p: dict) -> list[dict]:
         return [{"verb": yes}, {"verb": no}]
     return legal
+
+
+def action_in(action: dict, legal: list[dict]) -> bool:
+    """Whether ``action`` is one of ``legal``, compared as canonical JSON: in Python
+    ``True == 1 == 1.0``, so a plain ``in`` would accept ``{"at": true}`` or ``{"at": 20.0}``."""
+    wanted = canonical_json(action)
+    return any(canonical_json(a) == wanted for a in legal)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, fmt_sector, procedure,
                                                      sector_ref)
 from struggle_desktop.games.struggle.data import StruggleData
-from struggle_desktop.games.struggle.prompts import checker, prompt
+from struggle_desktop.games.struggle.prompts import action_in, checker, prompt
 
 OPTION_KEYS = ("imperial_order", "trans_humans", "nexus", "illumination", "stargates",
                "increased_resources", "expeditions")
@@ -313,14 +313,21 @@ def check_placement(ctx: Ctx, p: dict, action: dict) -> str | None:
     if verb == "auto_place" and set(action) == {"verb"}:
         return None
     if verb == "place" and set(action) == {"verb", "unit", "at"}:
-        u = ctx.units.get(action["unit"])
+        # Exact JSON types: a float 12.0 or True must not pass for a sector number, and a
+        # unit id that is not a string is no unit at all.
+        if not isinstance(action["unit"], str):
+            return f"{action['unit']!r} is not a unit waiting to be placed"
+        if type(action["at"]) is not int:
+            return f"{action['at']!r} is not a sector number"
+        u = ctx.units.get(action["unit"]) if isinstance(action["unit"], str) else None
         if u is None or u["loc"] is not None or u["side"] != IMP:
             return f"{action['unit']} is not a unit waiting to be placed"
-        if action["at"] not in placement_sectors(ctx):
+        at = action["at"]
+        if type(at) is not int or at not in placement_sectors(ctx):
             return f"{action['at']} is not a sector where this scenario lets you place units"
         return None
     if verb in ("place_leader", "place_nexus"):
-        return None if action in legal_placement(ctx, p) else "that placement is not allowed"
+        return None if action_in(action, legal_placement(ctx, p)) else "that placement is not allowed"
     return "that is not a set-up placement"
 
 
