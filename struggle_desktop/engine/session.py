@@ -141,8 +141,9 @@ def _finish_load(game: GameModule, document: dict, prefer_snapshot: bool
                  ) -> tuple[Session, ReplayReport]:
     session, report = _replay_session(game, document)
     if report.ok and session is not None:
-        session.digests = [d for d in document["digests"] if d["after"] < len(document["actions"])
-                           and d["after"] % DIGEST_EVERY == 0]
+        # Keep the periodic digests (the final one a save adds is recomputed on the next save).
+        session.digests = [d for d in document["digests"] if d["after"] % DIGEST_EVERY == 0
+                           and d["after"] > 0]
         return session, report
     if prefer_snapshot:
         kept = Session(game, document["scenario"], document["seed"], document["options"],

@@ -223,7 +223,20 @@ def alien_modifiers(ctx: Ctx, marker: dict, leader: str | None) -> list[tuple[st
 
 
 def resolve_alien(ctx: Ctx, marker: dict, leader: str | None) -> None:
-    """Roll the AERT for one alien marker and apply the result at once (SGE-ALN-3)."""
+    """Roll the AERT for one alien marker and apply the result at once (SGE-ALN-3).
+
+    The result of a marker drawn this turn is a later effect of that chaos event marker, so
+    every CI rise it causes (the Probe's die, a Nexus lost with a wiped system) obeys the
+    turn-1 cap (SGE-CI-9)."""
+    st = ctx.state
+    st["in_event"] = marker["placed"] == st["turn"]
+    try:
+        _resolve_alien(ctx, marker, leader)
+    finally:
+        st["in_event"] = False
+
+
+def _resolve_alien(ctx: Ctx, marker: dict, leader: str | None) -> None:
     kind, n = marker["kind"], marker["loc"]
     rule = ALIEN_RULES[kind]
     name = ALIEN_NAMES[kind].capitalize()

@@ -35,6 +35,17 @@ def handles(*kinds: str):
     return register
 
 
+def best_of(actions, key) -> dict | None:
+    """The action with the highest ``key(action)``; actions whose key is None are skipped.
+    Ties keep the first, so the bot stays deterministic."""
+    best = None
+    for action in actions:
+        k = key(action)
+        if k is not None and (best is None or k > best[0]):
+            best = (k, action)
+    return None if best is None else best[1]
+
+
 def choose(game, state: dict, role: str, rng: Rng) -> dict:
     """The bot's action for the pending prompt of ``state``."""
     bot = Bot(game, state, rng)
@@ -193,17 +204,15 @@ def _leviathan(bot: Bot, p: dict) -> dict | None:
 def _alliance(bot: Bot, p: dict) -> dict | None:
     """Take over the strongest Chaos force in or next to Imperial territory."""
     ctx = bot.ctx
-    best = None
-    for action in bot.legal:
+
+    def key(action: dict):
         if action["verb"] != "alliance":
-            continue
+            return None
         n = action["sector"]
-        strength = sum(ctx.factor(u, "mil") + ctx.factor(u, "morph") for u in ctx.chaos_mobile_at(n))
-        near = 1 if any(ctx.imperial_controlled(m) for m in (n, *ctx.galaxy.neighbours[n])) else 0
-        key = (near, strength, -n)
-        if best is None or key > best[0]:
-            best = (key, action)
-    return None if best is None else best[1]
+        near = any(ctx.imperial_controlled(m) for m in (n, *ctx.galaxy.neighbours[n]))
+        return (near, bot.index.chaos_strength(n), -n)
+
+    return best_of(bot.legal, key)
 
 
 @handles("alliance_move")
@@ -211,14 +220,8 @@ def _alliance_move(bot: Bot, p: dict) -> dict | None:
     """Lead the force as far from Imperial systems as it can go."""
     ctx = bot.ctx
     imperial = ctx.imperial_system_sectors() or [ctx.galaxy.core]
-    best = None
-    for action in bot.legal:
-        n = action["to"]
-        d = min(ctx.galaxy.dist[n][m] for m in imperial)
-        key = (d, -n)
-        if best is None or key > best[0]:
-            best = (key, action)
-    return None if best is None else best[1]
+    dist = ctx.galaxy.dist
+    return best_of(bot.legal, lambda a: (min(dist[a["to"]][m] for m in imperial), -a["to"]))
 
 
 @handles("alliance_attack")
@@ -238,48 +241,42 @@ def _corps(bot: Bot, p: dict) -> dict | None:
 
 @handles("event_crusade")
 def _crusade(bot: Bot, p: dict) -> dict | None:
-    best = None
-    for action in bot.legal:
-        if action["verb"] != "crusade":
-            continue
-        total = action.get("sf", 0) + action.get("cg", 0)
-        balance = -abs(action.get("sf", 0) - action.get("cg", 0))
-        key = (total, balance, bot.threat(action["at"]), -action["at"])
-        if best is None or key > best[0]:
-            best = (key, action)
-    return None if best is None else best[1]
+    """As many units as possible, a balanced mix, where the threat is greatest."""
+    def key(a: dict):
+        if a["verb"] != "crusade":
+            return None
+        return (a["sf"] + a["cg"], -abs(a["sf"] - a["cg"]), bot.threat(a["at"]), -a["at"])
+
+    return best_of(bot.legal, key)
 
 
 @handles("event_leader")
 def _leader(bot: Bot, p: dict) -> dict | None:
     ctx = bot.ctx
-    best = None
-    for action in bot.legal:
-        uid = action.get("unit")
-        if uid is None or uid not in ctx.units:
-            continue
-        key = (ctx.factor(uid, "mil") + ctx.factor(uid, "morph"), uid)
-        if best is None or key > best[0]:
-            best = (key, action)
-    return None if best is None else best[1]
+
+    def key(a: dict):
+        uid = a.get("unit")
+        if uid not in ctx.units:
+            return None
+        return (ctx.factor(uid, "mil") + ctx.factor(uid, "morph"), uid)
+
+    return best_of(bot.legal, key)
 
 
 @handles("event_unpaid")
 def _unpaid(bot: Bot, p: dict) -> dict | None:
     """Leave the least valuable things unpaid: low-RV systems far from the Core, cheap units."""
     ctx = bot.ctx
-    best = None
-    for action in bot.legal:
-        if "sector" in action:
-            s = ctx.system_at(action["sector"])
-            key = (ctx.effective_rv(s) if s else 0, -ctx.galaxy.dist_to_core[action["sector"]])
-        elif "unit" in action and action["unit"] in ctx.units:
-            key = (ctx.data.unit_types[ctx.units[action["unit"]]["type"]].cost, 0)
-        else:
-            continue
-        if best is None or key < best[0]:
-            best = (key, action)
-    return None if best is None else best[1]
+
+    def worth(a: dict):   # negated: best_of picks the least valuable
+        if "sector" in a:
+            s = ctx.system_at(a["sector"])
+            return (-(ctx.effective_rv(s) if s else 0), ctx.galaxy.dist_to_core[a["sector"]])
+        if a.get("unit") in ctx.units:
+            return (-ctx.data.unit_types[ctx.units[a["unit"]]["type"]].cost, 0)
+        return None
+
+    return best_of(bot.legal, worth)
 
 
 @handles("alien_leader")

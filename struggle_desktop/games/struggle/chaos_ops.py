@@ -12,9 +12,7 @@ Action verbs: ``{"verb": "alliance_move", "to": n}`` (``to`` may be the force's 
 
 from __future__ import annotations
 
-from collections import deque
-
-from struggle_desktop.games.struggle.combat import chaos_attack, prohibited
+from struggle_desktop.games.struggle.combat import chaos_attack, prohibited, rebel_group_key
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
                                                      procedure, sector_ref)
 from struggle_desktop.games.struggle.prompts import prompt
@@ -87,7 +85,9 @@ def actor_units(ctx: Ctx, actor: dict) -> list[str]:
 
 
 def actor_key(actor: dict) -> str:
-    return "rebels" if actor["kind"] == "rebel" else actor["force"]
+    """The combat attacker of an actor: a force id, or this Rebel force's own units (other
+    Rebels that stand in the sector after a move are another force, SGE-OPS-1)."""
+    return rebel_group_key(actor["units"]) if actor["kind"] == "rebel" else actor["force"]
 
 
 def actor_name(ctx: Ctx, actor: dict) -> str:
@@ -151,12 +151,17 @@ def destination(ctx: Ctx, actor: dict, units: list[str], op: str, here: int, nam
     if nebula_at(ctx, here):
         ctx.log("SGE-OPS-10", "ops", f"{name} cannot leave the Living Nebula in {fmt_sector(here)}")
         return here
-    if op == "move_lower":       # SGE-OPS-9
-        step = g.lower_neighbour(here)
-        return here if step is None else step
-    if op == "move_higher":
-        step = g.higher_neighbour(here)
-        return here if step is None else step
+    if op in ("move_lower", "move_higher"):       # SGE-OPS-9
+        if here == g.core:
+            # "A force in the Core stays there", for Move Higher as for Move Lower.
+            ctx.log("SGE-OPS-9", "ops", f"{name} is in the Core and stays there")
+            return here
+        step = g.lower_neighbour(here) if op == "move_lower" else g.higher_neighbour(here)
+        if step is None:
+            ctx.log("SGE-OPS-10", "ops", f"{name} finds no "
+                    f"{'lower' if op == 'move_lower' else 'higher'}-numbered neighbour and stays")
+            return here
+        return step
     if op == "move_away":        # SGE-OPS-8, SGE-MAP-5
         if here in g.void_adjacent:
             return here
@@ -226,17 +231,32 @@ def alliance_destinations(ctx: Ctx, actor: dict) -> list[int]:
     if not units:
         return []
     here = ctx.units[units[0]]["loc"]
-    if nebula_at(ctx, here):
-        reach = {here}
-    else:
-        ma = slowest_ma(ctx, units)
-        reach = set(ctx.galaxy.within(here, ma))
+    reach = chaos_reach(ctx, here, slowest_ma(ctx, units))
     if actor["kind"] == "ie":
         f = ctx.state["forces"][actor["force"]]
         home = ctx.state["ies"][str(f["ie"])]["home"]
         allowed = {home, *ctx.galaxy.neighbours[home]}
         reach &= allowed
     return sorted(reach)
+
+
+def chaos_reach(ctx: Ctx, here: int, ma: int) -> set[int]:
+    """Sectors a Chaos force can end in with ``ma`` steps (SGE-POOL-19): a step never enters
+    the Void (Void cells are no sectors) and never leaves a Living Nebula sector, so a force
+    cannot pass through one."""
+    reach = {here}
+    frontier = [here]
+    for _ in range(ma):
+        nxt = []
+        for n in frontier:
+            if nebula_at(ctx, n):
+                continue
+            for m in ctx.galaxy.neighbours[n]:
+                if m not in reach:
+                    reach.add(m)
+                    nxt.append(m)
+        frontier = nxt
+    return reach
 
 
 @procedure("alliance")
@@ -343,10 +363,17 @@ def usurpation(ctx: Ctx, fid: str) -> None:
 
 
 def usurper_recruit(ctx: Ctx, fid: str, n: int) -> None:
+    """SGE-USU-3 Recruit: an SF, or a CG when the force's total morph exceeds its total
+    military. Totals leave parenthesized factors out (they only defend, SGE-REC-4); the
+    Mutant's 3 counts toward its force's morph (SGE-CMB-11: it "counts as 3 morph")."""
     units = ctx.force_units(fid)
     mil = sum(ctx.factor(u, "mil", defending=False) for u in units)
     morph = sum(ctx.factor(u, "morph", defending=False) for u in units)
-    ctx.place_unit("CG" if morph > mil else "SF", CHAOS, n, "SGE-USU-3", force=fid,
+    if ctx.state["forces"][fid]["kind"] == "mutant":
+        morph += ctx.data["event_values"]["mutant_morph_bonus"]
+    choice = ctx.data["usurpation"]["recruit"]
+    code = choice["morph_heavy"] if morph > mil else choice["default"]
+    ctx.place_unit(code, CHAOS, n, "SGE-USU-3", force=fid,
                    why=f"recruited by {ctx.force_name(fid)}")
 
 
@@ -456,7 +483,10 @@ def conquest_candidates(ctx: Ctx, ie: int) -> list[int]:
         if s is not None and s["side"] == CHAOS and s["ie"] is None and not imp_units:
             return (0, 0, -n)
         if s is not None and s["side"] == IMP:
-            strength = sum(ctx.factor(u, "mil") + ctx.factor(u, "morph") for u in imp_units)
+            # "the Imperial units there": the system unit counts with the mobile units.
+            mil, morph, _ = ctx.system_values(s)
+            strength = mil + morph + sum(ctx.factor(u, "mil") + ctx.factor(u, "morph")
+                                         for u in imp_units)
             return (1, strength, -n)
         if ctx.galaxy.is_system[n] and s is None:
             return (2, 0, -n)

@@ -5,8 +5,10 @@ Phase 11 and the Chaos forces' "+ Attack" and Alliance attacks in Phase 2. ``pre
 out the same figures without rolling, with the chance of every result, for the player's combat
 dialog and for the bot.
 
-An *attacker* is ``"imp"`` (every Imperial mobile unit in the sector), a Chaos force id, or
-``"rebels"`` (the Rebel mobile units acting as one force).
+An *attacker* is ``"imp"`` (every Imperial mobile unit in the sector), a Chaos force id,
+``"rebels"`` (every Rebel mobile unit in the sector acting as one force) or
+``"rebels:<uid>,<uid>..."`` (one Rebel force of the Rebel subphase: only those of its units that
+are still Rebels in the sector attack, SGE-OPS-1, SGE-CMB-3).
 """
 
 from __future__ import annotations
@@ -48,12 +50,24 @@ class Odds:
 
 
 # ---------------------------------------------------------------------------- sides
+def is_rebels(attacker: str) -> bool:
+    return attacker == "rebels" or attacker.startswith("rebels:")
+
+
+def rebel_group_key(units: list[str]) -> str:
+    """The attacker key of one Rebel force made of ``units`` (SGE-OPS-1)."""
+    return "rebels:" + ",".join(sorted(units))
+
+
 def attacker_units(ctx: Ctx, n: int, attacker: str) -> list[str]:
-    """SGE-CMB-3: who attacks."""
+    """SGE-CMB-3: who attacks: every mobile unit of the acting force, and only those."""
     if attacker == "imp":
         return ctx.imp_mobile_at(n)
     if attacker == "rebels":
         return ctx.rebels_at(n)
+    if attacker.startswith("rebels:"):
+        group = set(attacker[len("rebels:"):].split(","))
+        return [uid for uid in ctx.rebels_at(n) if uid in group]
     return [uid for uid in ctx.mobile_at(n) if ctx.units[uid]["force"] == attacker]
 
 
@@ -188,11 +202,11 @@ def nexus_protected(ctx: Ctx, n: int) -> bool:
 
 
 def leftmost_force_at(ctx: Ctx, n: int) -> str | None:
-    """The Chaos force in n whose type is leftmost on the Chaos Operations Table."""
+    """The Chaos force in n whose type is leftmost on the Chaos Operations Table (forces of
+    one type by entry into play). An IE's home detachment counts as a force of its IE
+    (SGE-IE-5: it defends normally), so units turned in its sector join it."""
     best = None
     for fid, f in ctx.state["forces"].items():
-        if f.get("detachment"):
-            continue
         if ctx.force_location(fid) != n:
             continue
         key = (FORCE_ORDER[f["kind"]], f["seq"])
@@ -211,7 +225,7 @@ def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: 
     # SGE-CMB-10: where converted Imperial units go.
     if kind == "morph":
         if letter == "D" and attacker != "imp":
-            new_force = None if attacker == "rebels" else attacker
+            new_force = None if is_rebels(attacker) else attacker
         else:
             new_force = leftmost_force_at(ctx, n)
         f = ctx.state["forces"].get(new_force) if new_force else None
@@ -271,7 +285,7 @@ def resolve(ctx: Ctx, n: int, attacker: str, kind: str, rule: str) -> dict:
     """Fight one combat and return what happened (also logged, SGE-CMB-15)."""
     odds = compute_odds(ctx, n, attacker, kind)
     who = "the Empire" if attacker == "imp" else (
-        "the Rebels" if attacker == "rebels" else ctx.force_name(attacker))
+        "the Rebels" if is_rebels(attacker) else ctx.force_name(attacker))
     ctx.log("SGE-CMB-6", "combat",
             f"{KIND_NAMES[kind].capitalize()} attack by {who} in {fmt_sector(n)}: "
             f"{odds.attack} against {odds.defence}, differential {odds.differential:+d}",

@@ -7,10 +7,11 @@ How the phase runs (procedure ``phase1``, SGE-SEQ-3):
 2. The number of draws N is computed once (SGE-CI-10 to SGE-CI-12, plus one per Institute on a
    Chaos system unit).
 3. Markers are drawn one at a time, without replacement (SGE-POOL-2); an empty pool takes the
-   discard pile back (SGE-POOL-3). After each reveal the player may cancel it with an Institute
-   on an Imperial system (SGE-EV-INSTITUTE), then attempt Suppression (SGE-SUP-2); otherwise the
-   marker is resolved completely. A substitute or replacement draw does not count toward N
-   (SGE-POOL-10).
+   discard pile back (SGE-POOL-3). A revealed marker whose optional rule is off leaves play
+   and is replaced at once (SGE-POOL-4). Otherwise the player may cancel it with an Institute
+   on an Imperial system (SGE-EV-INSTITUTE), then attempt Suppression (SGE-SUP-2); failing
+   that, the marker is resolved completely. A substitute or replacement draw does not count
+   toward N (SGE-POOL-10).
 
 Everything the phase needs between two prompts lives in its frame: ``left`` (counting draws
 still to make), ``ev`` (the marker being handled: ``marker``, ``stage`` and the marker's own
@@ -21,10 +22,11 @@ on turn 1 (SGE-CI-9).
 Each marker is one small function registered with ``@marker(ID)``. It takes the Ctx and the
 marker's locals ``ev`` and returns ``DONE`` (resolved, its fate settled), ``ASK`` (a prompt is
 waiting; the answer will be put in ``ev["answer"]`` and the function called again) or
-``SUBSTITUTE`` (the marker went back to the pool; draw another in its place). A marker function
-always settles its marker's fate: discard pile, pool, ``effects`` (until the end of the turn),
-the map (aliens, forces, Institutes, Expedition sites, IEs, Leviathan) or ``alliance`` /
-``colonizations`` (the Chaos phases discard those).
+``SUBSTITUTE`` (the marker went back to the pool, or left play under SGE-POOL-4; draw another
+in its place). A marker function always settles its marker's fate: discard pile, pool,
+``removed``, ``effects`` (until the end of the turn), the map (aliens, forces, Institutes,
+Expedition sites, IEs, Leviathan) or ``alliance`` / ``colonizations`` (the Chaos phases
+discard those).
 
 Effects that last the turn are kept as marker ids in ``state["effects"]``: SPECTACLE, PARANOIA,
 ENLIGHTENMENT, ELITES, PACIFISM and MILITARISM (SGE-POOL-13). Militarism and Pacifism cancel
@@ -117,6 +119,22 @@ def substitute(ctx: Ctx, m: str, why: str) -> str:
     return SUBSTITUTE
 
 
+def missing_rule(ctx: Ctx, m: str) -> str | None:
+    """SGE-POOL-4: the optional rule marker m needs, when that rule is off (else None)."""
+    need = ctx.data.markers[m].get("needs")
+    return need if need and not ctx.option(need) else None
+
+
+def replacement(ctx: Ctx, m: str, need: str) -> str:
+    """SGE-POOL-4: a marker whose optional rule is off leaves play and another is drawn in its
+    place; the replacement is not counted in N (SGE-POOL-10). Set-up normally takes such
+    markers out already (SGE-POOL-5)."""
+    ctx.state["removed"].append(m)
+    ctx.log("SGE-POOL-4", "marker", f"{name_of(ctx, m)} needs the optional rule {need}, which is "
+            "off: it leaves play and a replacement is drawn")
+    return SUBSTITUTE
+
+
 def lasts_this_turn(ctx: Ctx, m: str, text: str) -> str:
     """SGE-POOL-6: kept in ``effects`` until the end of the turn (SGE-SEQ-16 discards it)."""
     ctx.state["effects"].append(m)
@@ -153,6 +171,11 @@ def phase1(ctx: Ctx, frame: dict) -> None:
     m = ev["marker"]
     stage = ev["stage"]
     if stage == "check":
+        need = missing_rule(ctx, m)
+        if need is not None:           # SGE-POOL-4: before the Institute and Suppression
+            replacement(ctx, m, need)
+            replace_with_substitute(ctx, frame)
+            return
         if rebellion_set_aside(ctx, m):
             replace_with_substitute(ctx, frame)
             return
@@ -786,13 +809,19 @@ def ev_pacifism(ctx: Ctx, ev: dict) -> str:
 
 @marker("ENLIGHTENMENT")
 def ev_enlightenment(ctx: Ctx, ev: dict) -> str:
-    """SGE-EV-ENLIGHTENMENT: Illumination at 1 RP and no Repression for sale this turn."""
+    """SGE-EV-ENLIGHTENMENT: Illumination at 1 RP and no Repression for sale this turn
+    (needs the Illumination and Suppression rules, SGE-POOL-4)."""
+    if missing_rule(ctx, ev["marker"]):
+        return replacement(ctx, ev["marker"], missing_rule(ctx, ev["marker"]))
     return lasts_this_turn(ctx, ev["marker"], "Illumination costs 1 RP; no Repression for sale")
 
 
 @marker("ELITES")
 def ev_elites(ctx: Ctx, ev: dict) -> str:
-    """SGE-EV-ELITES: no Illumination for sale and double Nexus upkeep this turn."""
+    """SGE-EV-ELITES: no Illumination for sale and double Nexus upkeep this turn (needs the
+    Illumination and Suppression rules, SGE-POOL-4)."""
+    if missing_rule(ctx, ev["marker"]):
+        return replacement(ctx, ev["marker"], missing_rule(ctx, ev["marker"]))
     return lasts_this_turn(ctx, ev["marker"], "no Illumination for sale; Nexus upkeep doubled")
 
 
@@ -801,8 +830,8 @@ def ev_elites(ctx: Ctx, ev: dict) -> str:
 def ev_expedition(ctx: Ctx, ev: dict) -> str:
     """SGE-EV-EXPEDITION: a random sector without another Expedition Possible marker."""
     m = ev["marker"]
-    if not ctx.option("expeditions"):
-        return no_effect(ctx, m, "the Expeditions rule is off (SGE-POOL-4)")
+    if missing_rule(ctx, m):
+        return replacement(ctx, m, missing_rule(ctx, m))          # SGE-POOL-4
     sites = ctx.state["expedition_sites"]
     if len(set(sites)) >= len(ctx.galaxy.numbers):
         return no_effect(ctx, m, "every sector already has one")
@@ -999,12 +1028,17 @@ def ev_mutant(ctx: Ctx, ev: dict) -> str:
     forces = ctx.state["forces"]
     if any(f["kind"] == "mutant" for f in forces.values()):
         return discard(ctx, m, "a Mutant is already in play (SGE-POOL-9)")
-    if not any(u["loc"] is not None and mutant_can_take(ctx, u["loc"]) for u in ctx.units.values()):
+    if not any(u["loc"] is not None for u in ctx.units.values()):
         # No sector could ever take it: the substitute loop would not end (SGE-POOL-11).
-        return no_effect(ctx, m, "no mobile unit it could seize on the map")
+        return no_effect(ctx, m, "no mobile unit on the map")
     n = ctx.random_sector("SGE-EV-MUTANT", "The Mutant")
+    if not ctx.mobile_at(n):
+        return substitute(ctx, m, f"{fmt_sector(n)} holds no mobile unit")
     if not mutant_can_take(ctx, n):
-        return substitute(ctx, m, f"{fmt_sector(n)} holds no mobile unit it can seize")
+        # Mobile units are there, so no substitute; but Imperial Order units never change side
+        # and stay out of its stack (SGE-POOL-18): a Mutant with no units ends at once.
+        return no_effect(ctx, m, f"{fmt_sector(n)} holds only Imperial Order units, which "
+                         "never join it")
     leadership = ctx.data["usurpation"]["mutant_leadership"]
     fid = ctx.new_force("mutant", leadership, "SGE-EV-MUTANT", marker=m)
     ctx.log("SGE-EV-MUTANT", "force", f"The Mutant ({fid}, leadership {leadership}) rises in "
@@ -1075,8 +1109,8 @@ def ev_th_appear(ctx: Ctx, ev: dict) -> str:
     """SGE-EV-TH-APPEAR, SGE-POOL-15, SGE-DICE-2: a TH in a random sector, Imperial on an odd
     roll, Rebel on an even one; a Rebel TH joins the leftmost Chaos force there."""
     m = ev["marker"]
-    if not ctx.option("trans_humans"):
-        return no_effect(ctx, m, "the Trans-humans rule is off (SGE-POOL-4)")
+    if missing_rule(ctx, m):
+        return replacement(ctx, m, missing_rule(ctx, m))          # SGE-POOL-4
     if not ctx.state["mix"]["TH"]:
         return no_effect(ctx, m, "no TH counter left in the mix")
     n = ctx.random_sector("SGE-EV-TH-APPEAR", "Trans-humans Appear")

@@ -96,12 +96,15 @@ def new_state(data: StruggleData, scenario: dict, base: dict, seed: int, options
 
 @procedure("setup")
 def setup_proc(ctx: Ctx, frame: dict) -> None:
-    """SGE-SEQ-2 step 4: the scenario's items in order 4, 2, 3, 5, 6, 7, 1, 10."""
+    """SGE-SEQ-2: step 3 (the scenario's own markers leave the pool), then step 4, the
+    scenario's items in order 4, 2, 3, 5 (with the player's placements, step 5), 6, 7, 1,
+    10. Scenario 2 forms its Chaos forces (item 3) after its item 5."""
     sc = ctx.data.scenarios[ctx.state["base"]]
     step = frame["step"]
     if step == 0:
         ctx.log("SGE-SEQ-2", "setup", f"Setting up scenario {sc['id']}: {sc['title']}"
                 + (" as Sweep of Empire" if ctx.state["sweep"] else ""))
+        scenario_pool(ctx, sc)                     # step 3
         imperial_sectors(ctx, sc)
         chaos_sectors(ctx, sc)
         if not sc.get("imperial_forces_parity_flip"):
@@ -122,11 +125,12 @@ def setup_proc(ctx: Ctx, frame: dict) -> None:
         return
     # step 2: items after the placements
     if sc.get("imperial_forces_parity_flip"):
-        parity_flip_forces(ctx)
+        parity_flip_forces(ctx)                    # Scenario 2's item 3 (SGE-SEQ-20)
+    imperial_markers(ctx, sc)                      # item 6 (leaders and Nexus: step 1)
     ctx.state["rp"] = sc["rp"]                     # item 7
     ctx.state["ci2"] = sc["ci"] * 2                # item 1
     ctx.log("SGE-SEQ-2", "setup", f"Starting Chaos Index {sc['ci']}, Resource Points {sc['rp']}")
-    special_rules(ctx, sc)
+    special_rules(ctx, sc)                         # item 10
     ctx.checks()
     ctx.pop()
 
@@ -247,11 +251,14 @@ def create_imperial_forces(ctx: Ctx, sc: dict) -> None:
     for code, count in sc["imperial_forces"].items():
         for _ in range(count):
             ctx.place_unit(code, IMP, None, "SGE-SEQ-2")
+    nexus = sc.get("nexus") or {}
+    fixed = "sectors" in nexus        # "a Nexus in Sector 01": not the player's choice
+    count = nexus.get("count", 0) if ctx.option("nexus") else 0
     ctx.state["setup_hand"] = {
         "leaders": sorted(sc.get("leaders") or [], reverse=True),
-        "nexus": (sc.get("nexus") or {}).get("count", 0) if ctx.option("nexus") else 0,
-        "nexus_suggested": list((sc.get("nexus") or {}).get("suggested")
-                                or (sc.get("nexus") or {}).get("sectors") or []),
+        "nexus": 0 if fixed else count,
+        "nexus_suggested": list(nexus.get("suggested") or []),
+        "nexus_fixed": list(nexus["sectors"][:count]) if fixed else [],
         "placement": sc.get("imperial_placement", "imperial_controlled"),
     }
     for value in ctx.state["setup_hand"]["leaders"]:
@@ -408,32 +415,76 @@ def parity_flip_forces(ctx: Ctx) -> None:
             ctx.convert_unit(uid, "SGE-SEQ-20", "odd roll in the Civil War set-up")
 
 
-# ----------------------------------------------------------------------------- items 6, 10
-def special_rules(ctx: Ctx, sc: dict) -> None:
+# ----------------------------------------------------------------------------- step 3
+def scenario_pool(ctx: Ctx, sc: dict) -> None:
+    """SGE-SEQ-2 step 3, SGE-POOL-22, SGE-POOL-7: the markers the scenario schedules leave the
+    pool for the turn track, and a second Leviathan the scenario removes leaves the game,
+    before any item is applied (the markers of switched-off rules are already out,
+    SGE-POOL-5). The Leviathan placed on the Core is taken at item 10."""
     st = ctx.state
+    if sc.get("leviathan") == "in_effect_remove_second" and st["pool"].count("LEVIATHAN") >= 2:
+        st["pool"].remove("LEVIATHAN")
+        st["removed"].append("LEVIATHAN")
+        ctx.log("SGE-POOL-22", "marker", "The second Leviathan leaves the game")
+    for item in sc.get("scheduled") or []:
+        # Only markers the pool really holds go on the track (an edited pool may hold fewer).
+        entry = {"turn": item["turn"]}
+        for marker, count in sorted((item.get("join_pool") or {}).items()):
+            taken = take_from_pool(st, marker, count)
+            if taken:
+                entry.setdefault("join_pool", {})[marker] = taken
+        if item.get("place_th_usurper"):
+            taken = take_from_pool(st, "USURPER", item["place_th_usurper"])
+            if taken:
+                entry["place_th_usurper"] = taken
+        if len(entry) > 1:
+            st["scheduled"].append(entry)
+    if st["scheduled"]:
+        ctx.log("SGE-POOL-7", "marker", f"{len(st['scheduled'])} scheduled item(s) are set on the "
+                "turn track with markers taken from the pool")
+
+
+def take_from_pool(st: dict, marker: str, count: int) -> int:
+    taken = 0
+    while taken < count and marker in st["pool"]:
+        st["pool"].remove(marker)
+        taken += 1
+    return taken
+
+
+# ----------------------------------------------------------------------------- items 6, 10
+def imperial_markers(ctx: Ctx, sc: dict) -> None:
+    """Item 6: a Nexus the scenario puts in a fixed sector is placed there (a Nexus the player
+    places came with the forces, SGE-SEQ-21); Illumination and Repression markers start in the
+    Imperial Markers Available box."""
+    st = ctx.state
+    hand = st.get("setup_hand") or {}
+    for n in hand.get("nexus_fixed", []):
+        if n in nexus_sites(ctx):
+            st["nexus"].append(n)
+            ctx.log("SGE-SEQ-21", "marker", f"Nexus placed in {fmt_sector(n)} as the scenario says",
+                    refs=[sector_ref(n)])
+        else:
+            ctx.log("SGE-NEX-2", "note", f"No Nexus can go in {fmt_sector(n)}: it is not a legal site")
+    if hand:
+        hand["nexus_fixed"] = []
     avail = sc.get("available_markers") or {}
-    if ctx.option("illumination"):
+    if ctx.option("illumination") and any(avail.values()):
         for key, count in avail.items():
             st["available"][key] = st["available"].get(key, 0) + count
-    lev = sc.get("leviathan")
-    if lev:
-        # SGE-POOL-22: the Leviathan on the Core is the pool's own, accepted.
+        ctx.log("SGE-SEQ-21", "marker", "Imperial Markers Available: " + ", ".join(
+            f"{count} {key.capitalize()}" for key, count in sorted(avail.items()) if count))
+
+
+def special_rules(ctx: Ctx, sc: dict) -> None:
+    """Item 10: a Leviathan from the pool is on the Core and counts as accepted
+    (SGE-POOL-22); the scheduled markers are already on the turn track (step 3)."""
+    st = ctx.state
+    if sc.get("leviathan") and "LEVIATHAN" in st["pool"]:
         st["pool"].remove("LEVIATHAN")
-        st["leviathan"] = ctx.imperial_controlled(ctx.galaxy.core)
-        ctx.log("SGE-POOL-22", "marker", "A Leviathan from the pool is on the Core and in effect")
-        if lev == "in_effect_remove_second" and "LEVIATHAN" in st["pool"]:
-            st["pool"].remove("LEVIATHAN")
-            st["removed"].append("LEVIATHAN")
-            ctx.log("SGE-POOL-22", "marker", "The second Leviathan leaves the game")
-    for item in sc.get("scheduled") or []:
-        for marker, count in (item.get("join_pool") or {}).items():
-            for _ in range(count):
-                if marker in st["pool"]:
-                    st["pool"].remove(marker)
-        if item.get("place_th_usurper"):
-            for _ in range(item["place_th_usurper"]):
-                if "USURPER" in st["pool"]:
-                    st["pool"].remove("USURPER")
-        st["scheduled"].append(dict(item))
-    if st["scheduled"]:
-        ctx.log("SGE-POOL-7", "marker", f"{len(st['scheduled'])} scheduled item(s) set on the turn track")
+        if ctx.imperial_controlled(ctx.galaxy.core):
+            st["leviathan"] = True
+            ctx.log("SGE-POOL-22", "marker", "A Leviathan from the pool is on the Core and in effect")
+        else:
+            st["discard"].append("LEVIATHAN")
+            ctx.log("SGE-POOL-11", "note", "Leviathan cannot take effect: the Core is not Imperial")

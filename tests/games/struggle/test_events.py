@@ -952,9 +952,16 @@ def test_rebel_trans_human_joins_the_leftmost_force():
 
 
 def test_trans_humans_without_the_rule_or_counters():
-    """SGE-POOL-4, SGE-POOL-11, SGE-EV-TH-APPEAR: without the rule (or without a TH counter)
-    the marker has no effect."""
+    """SGE-POOL-4, SGE-POOL-11, SGE-EV-TH-APPEAR: without the rule the marker leaves play and
+    a replacement is drawn; with the rule but no TH counter left it has no effect."""
     state = empty_game(trans_humans=False)
+    removed = state["removed"].count("TH-APPEAR")
+    result, _, rng = resolve(state, "TH-APPEAR")
+    assert result == events.SUBSTITUTE and rng.used == 0
+    assert state["removed"].count("TH-APPEAR") == removed + 1
+    assert "TH-APPEAR" not in state["discard"] + state["pool"]
+    state = empty_game(trans_humans=True)
+    state["mix"]["TH"] = []
     result, _, rng = resolve(state, "TH-APPEAR")
     assert result == events.DONE and state["discard"] == ["TH-APPEAR"] and rng.used == 0
 

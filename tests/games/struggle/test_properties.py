@@ -242,7 +242,6 @@ def test_replay_equals_incremental_play_at_any_cut(game, seed, policy, n_actions
                 == {k: v for k, v in json.loads(json.dumps(final)).items()
                     if k not in ("digests", "snapshot")}
             # The digests the loaded game records from then on are those of the straight game
-            # (the one at the cut itself may be missing: see the xfail test below).
             expected = {d["after"]: d["digest"] for d in final["digests"]}
             for d in resaved["digests"]:
                 assert expected[d["after"]] == d["digest"]
@@ -252,8 +251,6 @@ def test_replay_equals_incremental_play_at_any_cut(game, seed, policy, n_actions
     assert GAME.digest(straight.state) == GAME.digest(session.state)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/session.py _finish_load drops the periodic "
-                   "digest recorded at the very action count of the save (after == len(actions))")
 def test_a_game_saved_on_a_digest_boundary_keeps_that_digest_after_loading():
     """SGE-DICE-10: saved after exactly DIGEST_EVERY actions, loaded and played on, the game
     saves the same digests as the one played straight through."""

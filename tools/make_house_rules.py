@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Regenerate the generated part of docs/house-rules.md: every reconstructed table with its
+values, and every [DECIDED] rule with its reason, from the shipped data.
+
+    python tools/make_house_rules.py          # rewrite the file
+    python tools/make_house_rules.py --check  # exit 1 if the file is out of date
+
+Everything above the marker line in docs/house-rules.md is hand-written and kept.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from struggle_desktop.games.struggle.catalog import load_rule_list  # noqa: E402
+from struggle_desktop.games.struggle.data import StruggleData  # noqa: E402
+
+PAGE = ROOT / "docs" / "house-rules.md"
+MARKER = "<!-- generated below by tools/make_house_rules.py: do not edit by hand -->"
+HEADER_KEYS = {"id", "title", "reconstructed", "rules"}
+
+
+def generated() -> str:
+    data = StruggleData(use_overrides=False)
+    lines = [MARKER, "", "## Reconstructed tables (Struggle)", ""]
+    for table_id, table in sorted(data.tables.tables.items()):
+        if not table.get("reconstructed"):
+            continue
+        values = {k: v for k, v in table.items() if k not in HEADER_KEYS}
+        lines += [f"### {table['title']} (`{table_id}.yaml`)", "",
+                  f"Rules: {', '.join(table.get('rules', []))}", "", "```yaml",
+                  yaml.safe_dump(values, sort_keys=False, allow_unicode=True,
+                                 default_flow_style=None, width=100).rstrip(), "```", ""]
+    lines += ["## Decided rules (Struggle)", "",
+              "| ID | Title | Why |", "|---|---|---|"]
+    for rule in load_rule_list()["rules"]:
+        if rule["source"] == "DECIDED":
+            why = (rule.get("why") or "").replace("|", "\\|")
+            lines.append(f"| {rule['id']} | {rule['title']} | {why} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    text = PAGE.read_text(encoding="utf-8")
+    head = text.split(MARKER)[0].rstrip() + "\n\n"
+    new = head + generated()
+    if "--check" in sys.argv:
+        return 0 if new == text else 1
+    PAGE.write_text(new, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
