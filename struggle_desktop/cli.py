@@ -218,6 +218,11 @@ def format_summary(s: dict) -> str:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     document, game = read_save(args.file)
+    # An unknown scenario or option in the file is bad input (exit 2), not a failed replay.
+    try:
+        game.normalize_options(document["scenario"], document["options"])
+    except BadOption as exc:
+        raise BadOption(f"{args.file}: {exc}") from None
     report = verify_document(game, document)
     report["file"] = str(args.file)
     if args.json:

@@ -27,6 +27,9 @@ class GameModule(Protocol):
     def options(self) -> dict[str, dict]:
         """Option key -> ``{"type", "default", "choices"?, "help"}``."""
 
+    def normalize_options(self, scenario: str, options: dict[str, Any] | None) -> Any:
+        """Check a scenario id and its options; raise BadOption naming the problem."""
+
     def setup(self, scenario: str, seed: int, options: dict[str, Any] | None = None) -> State:
         """A new game, all randomness from ``seed``; raises BadOption for bad input."""
 

@@ -111,6 +111,14 @@ def _replay_session(game: GameModule, document: dict) -> tuple[Session | None, R
     except StruggleError as exc:
         return None, ReplayReport(False, len(actions), 0, 0, f"cannot set up the game: {exc}",
                                   data_changed)
+    if not expected:
+        return None, ReplayReport(False, len(actions), 0, None,
+                                  "the save records no digest to check it against", data_changed)
+    beyond = sorted(a for a in expected if a > len(actions))
+    if beyond:
+        return None, ReplayReport(False, len(actions), 0, beyond[0],
+                                  f"the save records a position after action {beyond[0]} but "
+                                  f"holds only {len(actions)} actions", data_changed)
     checked = 0
     if 0 in expected:
         checked += 1

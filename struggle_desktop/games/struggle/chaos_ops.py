@@ -384,7 +384,7 @@ def coup(ctx: Ctx, fid: str, n: int, table: dict) -> None:
     for uid in sorted(ctx.imp_mobile_at(n)):
         if ctx.state["outcome"] is not None:
             return
-        if ctx.units[uid]["type"] == "IO":
+        if not ctx.changes_side(ctx.units[uid]):
             continue   # SGE-IO-2
         face = ctx.roll("d10", "SGE-USU-3", f"Coup: loyalty of {uid}", refs=[uid])
         if face <= table["coup_convert_face_max"]:

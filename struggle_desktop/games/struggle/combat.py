@@ -167,33 +167,39 @@ def result_for(ctx: Ctx, column: int, modified_roll: int) -> str:
 # ---------------------------------------------------------------------------- results
 def struck_units(ctx: Ctx, n: int, attacker: str, kind: str, result: str) -> list[str]:
     """SGE-CMB-9: the units a result strikes: every unit of the struck side in the sector
-    whose relevant factor is n or less ("system:<n>" for the sector's system unit). IO units are never
-    converted, Nexus protection and the Mutant's resistance apply to morph results."""
+    whose relevant factor is n or less ("system:<n>" for the sector's system unit). IO units
+    are never converted, Nexus protection and the Mutant's resistance apply to morph results."""
     if result == "-":
         return []
-    letter, size = result[0], int(result[1])
-    side = (IMP if attacker == "imp" else CHAOS) if letter == "A" else defender_side(attacker)
-    struck = []
+    side = (IMP if attacker == "imp" else CHAOS) if result[0] == "A" else defender_side(attacker)
+    return strike(exposure(ctx, n, side, kind), int(result[1]))
+
+
+def exposure(ctx: Ctx, n: int, side: str, kind: str) -> list[tuple[str, int]]:
+    """The units of ``side`` in n that a result could strike, each with the smallest result
+    size that strikes it (99: never)."""
+    out = []
     mutant = mutant_force_at(ctx, n) if kind == "morph" else None
     for uid in side_units(ctx, n, side):
         u = ctx.units[uid]
-        if kind == "morph" and u["type"] == "IO":
+        if kind == "morph" and not ctx.changes_side(u):
             continue   # SGE-IO-2
         if mutant is not None and u["force"] == mutant:
-            if size >= 3:   # SGE-CMB-12: only a 3 converts the Mutant's force, all of it
-                struck.append(uid)
+            out.append((uid, 3))   # SGE-CMB-12: only a 3 converts the Mutant's force, all of it
             continue
-        if ctx.factor(uid, kind, defending=True) <= size:
-            struck.append(uid)
+        out.append((uid, ctx.factor(uid, kind, defending=True)))
     s = ctx.system_at(n)
     if s is not None and s["side"] == side:
         mil, morph, _ = ctx.system_values(s)
-        effective = size
+        needed = max(1, mil if kind == "mil" else morph)
         if kind == "morph" and side == IMP and nexus_protected(ctx, n):
-            effective -= 1   # SGE-NEX-3
-        if effective >= 1 and (mil if kind == "mil" else morph) <= effective:
-            struck.append(f"system:{n}")
-    return struck
+            needed += 1   # SGE-NEX-3: the result counts one step lower for these systems
+        out.append((f"system:{n}", needed))
+    return out
+
+
+def strike(exposed: list[tuple[str, int]], size: int) -> list[str]:
+    return [unit for unit, needed in exposed if needed <= size]
 
 
 def nexus_protected(ctx: Ctx, n: int) -> bool:
@@ -272,7 +278,14 @@ def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
         r = result_for(ctx, col, face + total)
         counts[r] = counts.get(r, 0) + 1
     odds.results = {r: c / 10 for r, c in sorted(counts.items())}
-    odds.affected = {r: struck_units(ctx, n, attacker, kind, r) for r in odds.results if r != "-"}
+    own = IMP if attacker == "imp" else CHAOS
+    exposed = {}
+    for r in odds.results:
+        if r != "-":
+            side = own if r[0] == "A" else defender_side(attacker)
+            if side not in exposed:
+                exposed[side] = exposure(ctx, n, side, kind)
+            odds.affected[r] = strike(exposed[side], int(r[1]))
     return odds
 
 

@@ -176,6 +176,10 @@ class Ctx(Context):
             return 0
         return value
 
+    def changes_side(self, unit: dict) -> bool:
+        """Whether a mobile unit can ever change side (Imperial Order never does, SGE-IO-2)."""
+        return not self.data.unit_types[unit["type"]].never_converts
+
     def th_factor(self, side: str) -> int:
         ci = self.ci
         for band in self.data["th_factors"]["bands"]:
@@ -238,7 +242,7 @@ class Ctx(Context):
         units = self.units
         for uid in self._index().get(n, ()):
             u = units[uid]
-            if u["side"] == IMP and not self.data.unit_types[u["type"]].never_converts:
+            if u["side"] == IMP and self.changes_side(u):
                 return True
         return (not mobile_only) and self.imperial_controlled(n)
 
@@ -282,7 +286,7 @@ class Ctx(Context):
         """Flip a mobile unit to its other side (IO never flips, SGE-IO-2). The new owner is
         ``force`` (a Chaos force id) or None (Rebel or ordinary Imperial unit)."""
         u = self.units[uid]
-        if self.data.unit_types[u["type"]].never_converts:
+        if not self.changes_side(u):
             self.log("SGE-IO-2", "note", f"{uid} is Imperial Order and does not change side")
             return False
         old_side = u["side"]

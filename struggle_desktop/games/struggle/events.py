@@ -442,12 +442,6 @@ def search(ctx: Ctx, start: int, qualifies: Callable[[int], bool], upward: bool,
     return None
 
 
-def can_change_side(unit: dict) -> bool:
-    """SGE-IO-2: IO units never change side (decided by unit type, exactly as
-    Ctx.convert_unit and Ctx.flippable_at decide it)."""
-    return unit["type"] != "IO"
-
-
 def top_sector(ctx: Ctx) -> int:
     return max(ctx.galaxy.numbers)
 
@@ -616,7 +610,7 @@ def ev_troops_pay(ctx: Ctx, ev: dict) -> str:
     SGE-IO-2)."""
     def owed() -> list[str]:
         return sorted(uid for uid, u in ctx.units.items()
-                      if u["side"] == IMP and u["loc"] is not None and u["type"] != "IO")
+                      if u["side"] == IMP and u["loc"] is not None and ctx.changes_side(u))
     return demand_payment(ctx, ev, owed, "unit", "Imperial mobile units")
 
 
@@ -1017,7 +1011,7 @@ def legal_leviathan(ctx: Ctx, p: dict) -> list[dict]:
 def mutant_can_take(ctx: Ctx, n: int) -> bool:
     """A sector the Mutant can take: a Chaos mobile unit or an Imperial one that can flip
     (IO units stay out of its stack, SGE-POOL-18)."""
-    return any(u["loc"] == n and (u["side"] == CHAOS or can_change_side(u)) for u in ctx.units.values())
+    return any(u["loc"] == n and (u["side"] == CHAOS or ctx.changes_side(u)) for u in ctx.units.values())
 
 
 @marker("MUTANT")
@@ -1044,7 +1038,7 @@ def ev_mutant(ctx: Ctx, ev: dict) -> str:
     ctx.log("SGE-EV-MUTANT", "force", f"The Mutant ({fid}, leadership {leadership}) rises in "
             f"{fmt_sector(n)}", refs=[sector_ref(n)])
     for uid in sorted(ctx.imp_mobile_at(n)):
-        if can_change_side(ctx.units[uid]):
+        if ctx.changes_side(ctx.units[uid]):
             ctx.convert_unit(uid, "SGE-POOL-20", "seized by the Mutant", force=fid)
     for other in sorted({ctx.units[u]["force"] for u in ctx.chaos_mobile_at(n)} - {None, fid},
                         key=lambda f: forces[f]["seq"]):
@@ -1096,7 +1090,7 @@ def ev_rebellion(ctx: Ctx, ev: dict) -> str:
         if ctx.units[uid]["leader"]:
             ctx.remove_leader(uid, "SGE-EV-REBELLION", "removed by the Rebellion")
     for uid in sorted(ctx.imp_mobile_at(n)):
-        if can_change_side(ctx.units[uid]):
+        if ctx.changes_side(ctx.units[uid]):
             ctx.convert_unit(uid, "SGE-POOL-20", "Rebellion")
     if ctx.imperial_controlled(n):
         ctx.convert_system(n, "SGE-POOL-20", "Rebellion")
@@ -1155,7 +1149,7 @@ def ev_usurper(ctx: Ctx, ev: dict) -> str:
     ctx.log("SGE-EV-USURPER", "force", f"A Usurper ({fid}, leader {leader}) rises in {fmt_sector(n)}",
             refs=[sector_ref(n)])
     for uid in sorted(ctx.imp_mobile_at(n)):
-        if can_change_side(ctx.units[uid]):
+        if ctx.changes_side(ctx.units[uid]):
             ctx.convert_unit(uid, "SGE-POOL-20", "joins the Usurper", force=fid)
     return DONE
 

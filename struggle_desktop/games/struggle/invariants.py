@@ -44,6 +44,9 @@ def problems(game, state: dict) -> list[str]:
     # Tracks (SGE-CI-1, SGE-RES-10).
     if state["ci2"] < 0:
         out.append(f"CI below 0: {state['ci2'] / 2}")
+    collapse = data["ci_track"]["collapse_at"] * 2
+    if state["ci2"] >= collapse and state["outcome"] is None:
+        out.append("CI at 100 or more but the game goes on (SGE-VIC-3)")
     if state["rp"] < 0:
         out.append(f"RP below 0: {state['rp']}")
     # Mobile counters: each in exactly one place (map or hand, or the mix).
