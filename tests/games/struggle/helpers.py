@@ -255,3 +255,27 @@ def marker_count(state: dict, marker_id: str) -> int:
     """Copies of a chaos event marker in the pool, discard pile, set-aside box and effects."""
     return sum(lst.count(marker_id) for lst in (state["pool"], state["discard"],
                                                  state["set_aside"], state["effects"]))
+
+
+def empty_galaxy(ci: float = 50, turn: int = 2) -> dict:
+    """An empty galaxy (scenario 2's pools, every optional rule on) at ``ci`` on ``turn``,
+    with no effects, no RP and an empty log."""
+    state = clear_map(new_game("2", 1, {"all": True}))
+    state["turn"] = turn
+    state["turn_flags"] = {}
+    state["effects"] = []
+    state["rp"] = 0
+    set_ci(state, ci)
+    state["log"] = []
+    return state
+
+
+def add_alien(state: dict, kind: str, loc: int, placed: int | None = None) -> dict:
+    """An alien marker taken from the pool (if one is there) and put in ``loc``."""
+    if kind in state["pool"]:
+        state["pool"].remove(kind)
+    state["next_seq"] += 1
+    marker = {"kind": kind, "loc": loc, "placed": state["turn"] if placed is None else placed,
+              "seq": state["next_seq"]}
+    state["aliens"].append(marker)
+    return marker

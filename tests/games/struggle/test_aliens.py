@@ -10,7 +10,7 @@ from struggle_desktop.games.struggle.aliens import (aert_result, after_event_los
                                                     alien_blocks_attack, messiah_zone,
                                                     nebula_at)
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from tests.games.struggle.helpers import (ScriptedRng, act, begin_phase, clear_map, context,
+from tests.games.struggle.helpers import (add_alien, ScriptedRng, act, begin_phase, clear_map, context,
                                           legal, new_game, put_system, put_unit, run, set_ci)
 
 GALAXY = GAME.data.galaxy
@@ -26,15 +26,6 @@ def empty(turn: int = 2, options: dict | None = None) -> dict:
     return state
 
 
-def add_alien(state: dict, kind: str, loc: int, placed: int | None = None) -> dict:
-    """An alien marker taken from the pool (if one is there) and put in ``loc``."""
-    if kind in state["pool"]:
-        state["pool"].remove(kind)
-    state["next_seq"] += 1
-    marker = {"kind": kind, "loc": loc, "placed": state["turn"] if placed is None else placed,
-              "seq": state["next_seq"]}
-    state["aliens"].append(marker)
-    return marker
 
 
 def kinds_at(state: dict, n: int) -> list[str]:

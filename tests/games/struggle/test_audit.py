@@ -12,7 +12,7 @@ import pytest
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle import GAME, events
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from tests.games.struggle.helpers import (ScriptedRng, act, begin_phase, clear_map, context,
+from tests.games.struggle.helpers import (add_alien, ScriptedRng, act, begin_phase, clear_map, context,
                                           legal, new_game, put_force, put_system, put_unit, run,
                                           sector_faces, set_ci, set_pool)
 
@@ -59,14 +59,6 @@ def put_system_with(state: dict, n: int, side: str, morph: int) -> str:
     return counter
 
 
-def add_alien(state: dict, kind: str, loc: int, placed: int | None = None) -> dict:
-    if kind in state["pool"]:
-        state["pool"].remove(kind)
-    state["next_seq"] += 1
-    marker = {"kind": kind, "loc": loc, "placed": state["turn"] if placed is None else placed,
-              "seq": state["next_seq"]}
-    state["aliens"].append(marker)
-    return marker
 
 
 # ============================================================================ fixed by the audit

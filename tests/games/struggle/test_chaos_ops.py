@@ -11,8 +11,8 @@ from struggle_desktop.games.struggle.chaos_ops import (available_resources, conq
                                                        establish_ie, nearest_threatened,
                                                        threatened)
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from tests.games.struggle.helpers import (ScriptedRng, act, begin_phase, clear_map, context,
-                                          legal, new_game, put_force, put_unit, run, set_ci)
+from tests.games.struggle.helpers import (empty_galaxy as empty, ScriptedRng, act, begin_phase, context,
+                                          legal, put_force, put_unit, run)
 
 ALL = {"all": True}
 DATA = GAME.data
@@ -40,15 +40,6 @@ RULES_OPS = {
 
 
 # ============================================================================ builders
-def empty(ci: float = 50, turn: int = 2) -> dict:
-    state = clear_map(new_game("2", 1, ALL))
-    state["turn"] = turn
-    state["turn_flags"] = {}
-    state["effects"] = []
-    state["rp"] = 0
-    set_ci(state, ci)
-    state["log"] = []
-    return state
 
 
 def system(state: dict, n: int, side: str, like: str = "S21", ie: int | None = None) -> str:

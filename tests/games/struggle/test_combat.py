@@ -13,8 +13,8 @@ from struggle_desktop.games.struggle.combat import (apply_result, chaos_attack, 
                                                     modifiers, preview, resolve, result_for,
                                                     strengths, struck_units)
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from tests.games.struggle.helpers import (ScriptedRng, clear_map, context, new_game, put_force,
-                                          put_unit, set_ci)
+from tests.games.struggle.helpers import (empty_galaxy as empty, ScriptedRng, context, put_force,
+                                          put_unit)
 
 ALL = {"all": True}
 DATA = GAME.data
@@ -36,16 +36,6 @@ RULES_CRT = [
 
 
 # ============================================================================ builders
-def empty(ci: float = 50, turn: int = 2) -> dict:
-    """An empty galaxy (every optional rule on) at ``ci`` on ``turn``."""
-    state = clear_map(new_game("2", 1, ALL))
-    state["turn"] = turn
-    state["turn_flags"] = {}
-    state["effects"] = []
-    state["rp"] = 0
-    set_ci(state, ci)
-    state["log"] = []
-    return state
 
 
 def system(state: dict, n: int, side: str, counter: str, ie: int | None = None) -> str:
