@@ -15,13 +15,14 @@ edges between sectors; Void cells are never on a path (SGE-MAP-12).
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import math
 import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-import networkx as nx
 
 from struggle_desktop.engine import geometry
 from struggle_desktop.engine.errors import DataError
@@ -486,10 +487,6 @@ class Galaxy:
         self.void_adjacent: frozenset[int] = an.void_adjacent             # SGE-MAP-6
         self.dist: dict[int, dict[int, int]] = an.dist                    # SGE-MAP-12
         self.dist_to_core: dict[int, int] = dict(an.dist[CORE])
-        self.graph = nx.Graph()
-        self.graph.add_nodes_from(self.numbers)
-        self.graph.add_edges_from((n, m) for n in self.numbers for m in self.neighbours[n]
-                                  if n < m)
         self.polygon: dict[int, list] = {n: [list(p) for p in sec[n]["polygon"]]
                                          for n in self.numbers}
         self.label_at: dict[int, tuple[float, float]] = {}
@@ -504,6 +501,18 @@ class Galaxy:
 
     def __repr__(self) -> str:
         return f"<Galaxy {self.id!r}: {len(self.numbers)} sectors>"
+
+    @cached_property
+    def graph(self):
+        """The sector graph as a networkx.Graph (node = sector number), built on first use:
+        the rules read the precomputed ``neighbours`` and ``dist``, and importing networkx
+        costs a third of a second at start-up."""
+        import networkx as nx
+
+        graph = nx.Graph()
+        graph.add_nodes_from(self.numbers)
+        graph.add_edges_from((n, m) for n in self.numbers for m in self.neighbours[n] if n < m)
+        return graph
 
     def distance(self, a: int, b: int) -> int | None:
         """Steps from a to b across shared edges (SGE-MAP-12); None if b cannot be reached."""

@@ -675,3 +675,14 @@ def test_optional_fields_sge_map_1(data, galaxy):
     assert bare.dist == galaxy.dist
     for n in bare.numbers:
         assert geometry.point_in_polygon(bare.label_at[n], bare.polygon[n])
+
+
+def test_networkx_graph_matches_the_shared_edges_sge_map_7_sge_map_12(galaxy):
+    """SGE-MAP-7, SGE-MAP-12: the networkx sector graph has exactly the edge-sharing pairs,
+    and its shortest paths are the distances the rules use."""
+    graph = galaxy.graph
+    assert set(graph.nodes) == set(galaxy.numbers)
+    assert {frozenset(e) for e in graph.edges} == {
+        frozenset((n, m)) for n in galaxy.numbers for m in galaxy.neighbours[n]}
+    lengths = dict(nx.all_pairs_shortest_path_length(graph))
+    assert all(lengths[a][b] == galaxy.dist[a][b] for a in galaxy.numbers for b in galaxy.numbers)
