@@ -315,7 +315,8 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
             action = {"verb": "buy_marker", "marker": "repression"}
             if bot.is_legal(action):
                 return action
-        if st["available"].get("illumination", 0) < 1 and ctx.ci > 40 and rp >= prices["illumination"] + reserve:
+        wants_illumination = st["available"].get("illumination", 0) < 1 and ctx.ci > 40
+        if wants_illumination and rp >= prices["illumination"] + reserve:
             action = {"verb": "buy_marker", "marker": "illumination"}
             if bot.is_legal(action):
                 return action

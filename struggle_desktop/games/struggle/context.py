@@ -356,7 +356,8 @@ class Ctx(Context):
             self.log("SGE-IRS-3", "note", f"The Increased Resources marker in {fmt_sector(n)} is removed")
         if combat == "mil":
             c = self.data["ci_changes"]["combat"]
-            per = c["imperial_system_eliminated_per_rv"] if s["side"] == IMP else c["chaos_system_eliminated_per_rv"]
+            side = "imperial" if s["side"] == IMP else "chaos"
+            per = c[f"{side}_system_eliminated_per_rv"]
             self.change_ci(per * rv, f"system in {fmt_sector(n)} eliminated in combat", "SGE-CI-2")
         self.after_system_change(n, s)
 
@@ -372,11 +373,12 @@ class Ctx(Context):
             s["irs"] = False
             self.log("SGE-IRS-3", "note", f"The Increased Resources marker in {fmt_sector(n)} is removed")
         self.log(rule, "convert", f"System unit in {fmt_sector(n)} changes side and is now "
-                 f"{'Imperial' if s['side'] == IMP else ('part of IE #%d' % ie if ie else 'a Rebel system')}: {why}",
+                 f"{owner_words(s['side'], ie)}: {why}",
                  refs=[sector_ref(n)])
         if combat == "morph":
             c = self.data["ci_changes"]["combat"]
-            per = c["imperial_system_converted_per_rv"] if old_side == IMP else c["chaos_system_converted_per_rv"]
+            side = "imperial" if old_side == IMP else "chaos"
+            per = c[f"{side}_system_converted_per_rv"]
             self.change_ci(per * rv, f"system in {fmt_sector(n)} converted in combat", "SGE-CI-2")
         if ie is not None and s["side"] == CHAOS:
             self.add_ie_sector(ie, n)
@@ -573,6 +575,12 @@ class Ctx(Context):
                  refs=[sector_ref(value)],
                  dice=[{"die": "2d10", "face": f, "modifiers": [], "result": f} for f in faces])
         return value
+
+
+def owner_words(side: str, ie: int | None) -> str:
+    if side == IMP:
+        return "Imperial"
+    return f"part of IE #{ie}" if ie else "a Rebel system"
 
 
 def fmt_ci(ci2: int) -> str:
