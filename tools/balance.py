@@ -56,7 +56,7 @@ def main() -> int:
                 for level, count in r["outcomes"].items():
                     if count / total > 0.9:
                         notes.append(f"- Scenario {scenario}: the bot ends in `{level}` in "
-                                     f"{100 * count / total:.0f}% of games. Tables to tune: "
+                                     f"{100 * count / total:.1f}% of games. Tables to tune: "
                                      f"{TUNING.get(level, 'event_pool, combat_results')}.")
     if notes:
         print("\nOne outcome takes over 90% of the bot's games in:\n")
