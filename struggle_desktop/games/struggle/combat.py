@@ -237,7 +237,6 @@ def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: 
         f = ctx.state["forces"].get(new_force) if new_force else None
         new_ie = f["ie"] if f is not None and f["kind"] == "ie" else None
     why = f"{result} in {KIND_NAMES[kind]} combat"
-    mutant = mutant_force_at(ctx, n) if kind == "morph" else None
     for unit in struck:
         if unit.startswith("system:"):
             if kind == "mil":
@@ -259,8 +258,7 @@ def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: 
             u = ctx.units[unit]
             target = new_force if u["side"] == IMP else None
             ctx.convert_unit(unit, rule, why, force=target, combat="morph")
-    if mutant is not None and mutant in ctx.state["forces"] and not ctx.force_units(mutant):
-        pass  # the continuous checks end it and discard the marker (SGE-CMB-12)
+    # A Mutant force converted whole ends in the checks, which discard its marker (SGE-CMB-12).
     ctx.checks()
     return struck
 
