@@ -14,3 +14,15 @@ def _private_user_folders(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("user-home")
     monkeypatch.setenv("STRUGGLE_DESKTOP_HOME", str(home))
     yield
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """The Struggle game, its data loaded with private user folders (no real overrides)."""
+    from struggle_desktop.games import get_game
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STRUGGLE_DESKTOP_HOME", str(tmp_path_factory.mktemp("home")))
+        struggle = get_game("struggle")
+        struggle.data_digest()
+    return struggle

@@ -26,7 +26,6 @@ import pytest
 from struggle_desktop import cli, simulate
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
-from struggle_desktop.games import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 SIM = ["simulate", "--game", "struggle", "--scenario", "3"]
@@ -40,15 +39,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     return code, out, err
 
-
-@pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    """The Struggle game, its data loaded with private user folders (no real overrides)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("STRUGGLE_DESKTOP_HOME", str(tmp_path_factory.mktemp("home")))
-        struggle = get_game("struggle")
-        struggle.data_digest()
-    return struggle
 
 
 @pytest.fixture

@@ -15,19 +15,9 @@ from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import IllegalAction, SaveError
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import DIGEST_EVERY, Session, replay
-from struggle_desktop.games import get_game
 
 SCENARIO = "3"   # The Empire Strikes: five turns, the shortest scenario
 
-
-@pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    """The Struggle game, its data loaded with private user folders (no real overrides)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("STRUGGLE_DESKTOP_HOME", str(tmp_path_factory.mktemp("home")))
-        struggle = get_game("struggle")
-        struggle.data_digest()
-    return struggle
 
 
 def play(session: Session, game, rng: Rng, policy: str = "bot", limit: int | None = None,

@@ -279,3 +279,19 @@ def add_alien(state: dict, kind: str, loc: int, placed: int | None = None) -> di
               "seq": state["next_seq"]}
     state["aliens"].append(marker)
     return marker
+
+
+# The Combat Results Table as the rules print it (SGE-CMB-8): rows are modified rolls 0..9,
+# columns the differential bands.
+RULES_CRT = [
+    ["A3", "A2", "A1", "-", "-", "D1"],
+    ["A2", "A2", "A1", "-", "D1", "D1"],
+    ["A2", "A1", "-", "D1", "D1", "D2"],
+    ["A1", "A1", "-", "D1", "D2", "D2"],
+    ["A1", "-", "D1", "D1", "D2", "D2"],
+    ["-", "-", "D1", "D2", "D2", "D3"],
+    ["-", "D1", "D1", "D2", "D3", "D3"],
+    ["-", "D1", "D2", "D2", "D3", "D3"],
+    ["D1", "D1", "D2", "D3", "D3", "D3"],
+    ["D1", "D2", "D2", "D3", "D3", "D3"],
+]

@@ -13,26 +13,12 @@ from struggle_desktop.games.struggle.combat import (apply_result, chaos_attack, 
                                                     modifiers, preview, resolve, result_for,
                                                     strengths, struck_units)
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from tests.games.struggle.helpers import (empty_galaxy as empty, ScriptedRng, context, put_force,
+from tests.games.struggle.helpers import (RULES_CRT, empty_galaxy as empty, ScriptedRng, context, put_force,
                                           put_unit)
 
 ALL = {"all": True}
 DATA = GAME.data
 
-# The Combat Results Table as the rules print it (SGE-CMB-8): rows are modified rolls 0..9,
-# columns the differential bands.
-RULES_CRT = [
-    ["A3", "A2", "A1", "-", "-", "D1"],
-    ["A2", "A2", "A1", "-", "D1", "D1"],
-    ["A2", "A1", "-", "D1", "D1", "D2"],
-    ["A1", "A1", "-", "D1", "D2", "D2"],
-    ["A1", "-", "D1", "D1", "D2", "D2"],
-    ["-", "-", "D1", "D2", "D2", "D3"],
-    ["-", "D1", "D1", "D2", "D3", "D3"],
-    ["-", "D1", "D2", "D2", "D3", "D3"],
-    ["D1", "D1", "D2", "D3", "D3", "D3"],
-    ["D1", "D2", "D2", "D3", "D3", "D3"],
-]
 
 
 # ============================================================================ builders

@@ -19,6 +19,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from tests.games.struggle.helpers import RULES_CRT
+
 ROOT = Path(__file__).resolve().parents[3]
 TABLES = ROOT / "assets" / "tables" / "struggle"
 SCHEMAS = ROOT / "struggle_desktop" / "games" / "struggle" / "schemas"
@@ -535,18 +537,7 @@ def test_combat_results_table():
     ]
     rows = data["rows"]
     assert len(rows) == 10 and all(len(r) == 6 for r in rows)
-    assert rows == [
-        ["A3", "A2", "A1", "-", "-", "D1"],
-        ["A2", "A2", "A1", "-", "D1", "D1"],
-        ["A2", "A1", "-", "D1", "D1", "D2"],
-        ["A1", "A1", "-", "D1", "D2", "D2"],
-        ["A1", "-", "D1", "D1", "D2", "D2"],
-        ["-", "-", "D1", "D2", "D2", "D3"],
-        ["-", "D1", "D1", "D2", "D3", "D3"],
-        ["-", "D1", "D2", "D2", "D3", "D3"],
-        ["D1", "D1", "D2", "D3", "D3", "D3"],
-        ["D1", "D2", "D2", "D3", "D3", "D3"],
-    ]
+    assert rows == RULES_CRT
     assert rows[2][2] == "-" and rows[4][2] == "D1" and rows[7][2] == "D2"
     assert rows[5][0] == "-" and rows[8][0] == "D1" and rows[1][4] == "D1"
     assert rows[3][0] == "A1" and rows[6][1] == "D1" and rows[5][5] == "D3"
