@@ -201,14 +201,19 @@ def put_unit(state: dict, code: str, loc: int, side: str = IMP, force: str | Non
 
 
 def put_system(state: dict, n: int, side: str = IMP, rv: int | None = None,
-               ie: int | None = None) -> str:
-    """Place a system unit in sector n (a system sector) from the system pool, with the given
-    RV if asked. Returns the counter id."""
+               ie: int | None = None, like: str | None = None) -> str:
+    """Place a system unit in sector n (a system sector) from the system pool: one with the
+    given RV, or the first free counter with the same values as counter ``like`` (S01 1-0 RV1,
+    S06 0-1 RV1, S16 2-0 RV1, S21 1-2 RV2, S31 2-2 RV2, S36 0-3 RV2, S41 2-3 RV3, S45 3-2 RV3,
+    S53 3-3 RV4), if asked. Returns the counter id."""
     assert GAME.data.galaxy.is_system[n], f"{n} is not a system sector"
     ctx = context(state)
     counter = None
-    if rv is not None:
-        counter = next(c for c in state["system_pool"] if GAME.data.system_counters[c][2] == rv)
+    counters = GAME.data.system_counters
+    if like is not None:
+        counter = next(c for c in state["system_pool"] if counters[c] == counters[like])
+    elif rv is not None:
+        counter = next(c for c in state["system_pool"] if counters[c][2] == rv)
     s = ctx.place_system(n, side, "TEST", ie=ie, counter=counter)
     ctx.close()
     return s["id"]

@@ -11,7 +11,7 @@ from struggle_desktop.games.struggle.chaos_ops import (available_resources, conq
                                                        establish_ie, nearest_threatened,
                                                        threatened)
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from tests.games.struggle.helpers import (empty_galaxy as empty, ScriptedRng, act, begin_phase, context,
+from tests.games.struggle.helpers import (put_system, empty_galaxy as empty, ScriptedRng, act, begin_phase, context,
                                           legal, put_force, put_unit, run)
 
 ALL = {"all": True}
@@ -43,14 +43,8 @@ RULES_OPS = {
 
 
 def system(state: dict, n: int, side: str, like: str = "S21", ie: int | None = None) -> str:
-    """A system counter with the values of ``like`` (S01 1-0 RV1, S06 0-1 RV1, S21 1-2 RV2,
-    S31 2-2 RV2, S41 2-3 RV3, S53 3-3 RV4) in sector n."""
-    values = DATA.system_counters[like]
-    counter = next(c for c in state["system_pool"] if DATA.system_counters[c] == values)
-    ctx = context(state)
-    ctx.place_system(n, side, "TEST", ie=ie, counter=counter)
-    ctx.close()
-    return counter
+    """A system counter with the values of ``like`` in sector n (see helpers.put_system)."""
+    return put_system(state, n, side, ie=ie, like=like)
 
 
 def make_ie(state: dict, number: int, home: int, sectors=(), like: str = "S21",

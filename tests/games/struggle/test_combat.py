@@ -13,7 +13,7 @@ from struggle_desktop.games.struggle.combat import (apply_result, chaos_attack, 
                                                     modifiers, preview, resolve, result_for,
                                                     strengths, struck_units)
 from struggle_desktop.games.struggle.context import CHAOS, IMP
-from tests.games.struggle.helpers import (RULES_CRT, empty_galaxy as empty, ScriptedRng, context, put_force,
+from tests.games.struggle.helpers import (put_system, RULES_CRT, empty_galaxy as empty, ScriptedRng, context, put_force,
                                           put_unit)
 
 ALL = {"all": True}
@@ -25,15 +25,8 @@ DATA = GAME.data
 
 
 def system(state: dict, n: int, side: str, counter: str, ie: int | None = None) -> str:
-    """Put a system counter with the values of ``counter`` (S01 1-0 RV1, S06 0-1 RV1, S16 2-0
-    RV1, S21 1-2 RV2, S31 2-2 RV2, S36 0-3 RV2, S41 2-3 RV3, S45 3-2 RV3, S53 3-3 RV4) in
-    sector n: that counter if it is free, else the next free one with the same values."""
-    values = DATA.system_counters[counter]
-    free = next(c for c in state["system_pool"] if DATA.system_counters[c] == values)
-    ctx = context(state)
-    ctx.place_system(n, side, "TEST", ie=ie, counter=free)
-    ctx.close()
-    return free
+    """A system counter with the values of ``counter`` in sector n (see helpers.put_system)."""
+    return put_system(state, n, side, ie=ie, like=counter)
 
 
 def make_ie(state: dict, number: int, home: int, counter: str, leader: int = 2) -> None:
