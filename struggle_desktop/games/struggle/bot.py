@@ -424,19 +424,16 @@ def _expedition(bot: Bot, p: dict) -> dict | None:
 
 @handles("end_of_turn")
 def _extropy(bot: Bot, p: dict) -> dict | None:
+    """Extropy when the CI is worth lowering and RP remain afterwards; then Illumination."""
+    from struggle_desktop.games.struggle.imperial import extropy_cost
+
     ctx = bot.ctx
-    flags = ctx.state["turn_flags"]
     if ctx.ci > 20:
         action = {"verb": "extropy"}
-        if bot.is_legal(action):
-            systems = len(ctx.imperial_system_sectors())
-            cost = max(ctx.data["extropy"]["min_cost"],
-                       -(-systems // ctx.data["extropy"]["systems_per_rp"]))
-            if ctx.state["rp"] - cost >= 2 or ctx.ci > 60:
-                return action
+        if bot.is_legal(action) and (ctx.state["rp"] - extropy_cost(ctx) >= 2 or ctx.ci > 60):
+            return action
     if ctx.ci > 30:
         action = {"verb": "illuminate", "effect": "ci"}
         if bot.is_legal(action):
             return action
-    del flags
     return {"verb": "done"}

@@ -14,7 +14,6 @@ maps a force id to ``{"kind": "usurper"|"mutant"|"ie"|"invader", "leader", "ie",
 
 from __future__ import annotations
 
-from math import ceil
 from typing import Any, Callable, Iterable
 
 from struggle_desktop.engine.flow import Context
@@ -597,4 +596,4 @@ def ceil_div(a: int, b: int) -> int:
 
 
 __all__ = ["Ctx", "IMP", "CHAOS", "procedure", "PROCEDURES", "sector_ref", "fmt_sector",
-           "fmt_ci", "ceil", "ceil_div", "FORCE_ORDER"]
+           "fmt_ci", "ceil_div", "FORCE_ORDER"]
