@@ -239,3 +239,30 @@ class StruggleGame:
     def catalog(self) -> dict:
         from struggle_desktop.games.struggle.catalog import build_catalog
         return build_catalog(self)
+
+    # ------------------------------------------------------------------ for the window
+    # What the desktop client draws, as plain data (presentation.py). It reads the state
+    # only; the window changes the game through Session.perform like everyone else.
+    def map_layout(self) -> dict:
+        from struggle_desktop.games.struggle import presentation
+        return presentation.map_layout(self.data)
+
+    def board(self, state: dict, role: str = "imperial") -> dict:
+        from struggle_desktop.games.struggle import presentation
+        ctx = self.context(state)
+        scenario = self.data.scenarios.get(str(state["scenario"]), {})
+        return presentation.board(ctx, self.legal_actions(state, role, ctx=ctx), scenario)
+
+    def describe_action(self, state: dict, action: dict) -> str:
+        from struggle_desktop.games.struggle import presentation
+        return presentation.describe_action(self.context(state), action)
+
+    def preview(self, state: dict, action: dict) -> dict | None:
+        """What the player should know before choosing ``action`` (combat odds), or None."""
+        from struggle_desktop.games.struggle import presentation
+        if self.check_action(state, "imperial", action) is not None:
+            return None
+        return presentation.preview(self.context(state), action)
+
+    def log_entries(self, state: dict, start: int = 0) -> list[dict]:
+        return state["log"][start:]

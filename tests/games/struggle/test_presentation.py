@@ -1,0 +1,75 @@
+"""The plain-data picture of a position that the desktop window draws (presentation.py)."""
+
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.engine.session import Session
+
+
+def played(game, scenario="4", seed=3, actions=60, options=None):
+    session = Session.new(game, scenario, seed, options or {"all": "on"}, record_digests=False)
+    rng = Rng.from_seed(seed, 5)
+    for _ in range(actions):
+        if game.outcome(session.state) is not None:
+            break
+        session.perform("imperial", game.choose_action(session.state, "imperial", "bot", rng))
+    return session
+
+
+def test_every_counter_on_the_map_is_one_piece_in_its_sector(game):
+    session = played(game)
+    state = session.state
+    board = game.board(state)
+    on_map = [uid for uid, u in state["units"].items() if u["loc"] is not None]
+    assert sorted(p for p in board["pieces"] if board["pieces"][p]["kind"] == "unit") == sorted(on_map)
+    for uid in on_map:
+        assert uid in board["sectors"][state["units"][uid]["loc"]]["pieces"]
+    for key, system in state["systems"].items():
+        piece = board["pieces"][f"system:{key}"]
+        assert piece["side"] == system["side"] and piece["sector"] == int(key)
+    listed = [pid for sec in board["sectors"].values() for pid in sec["pieces"]]
+    assert sorted(listed) == sorted(board["pieces"])
+
+
+def test_board_never_changes_the_state(game):
+    session = played(game, actions=30)
+    before = game.digest(session.state)
+    log_size = len(session.state["log"])
+    game.board(session.state)
+    for entry in game.legal_actions(session.state):
+        game.describe_action(session.state, entry)
+        game.preview(session.state, entry)
+    assert game.digest(session.state) == before and len(session.state["log"]) == log_size
+
+
+def test_prompt_lists_every_legal_action_with_a_label(game):
+    session = played(game, actions=10)
+    board = game.board(session.state)
+    legal = game.legal_actions(session.state)
+    assert [a["action"] for a in board["prompt"]["actions"]] == legal
+    assert all(a["label"] and a["label"] != a["action"]["verb"] for a in board["prompt"]["actions"])
+
+
+def test_combat_preview_probabilities_add_up_to_one(game):
+    """SGE-CMB-15: the odds of each result before the roll."""
+    for seed in range(6):
+        session = Session.new(game, "4", seed, {}, record_digests=False)
+        rng = Rng.from_seed(seed, 5)
+        while game.outcome(session.state) is None:
+            if session.state["pending"]["kind"] == "combat":
+                attacks = [a for a in game.legal_actions(session.state) if a["verb"] == "attack"]
+                if attacks:
+                    odds = game.preview(session.state, attacks[0])
+                    assert abs(sum(odds["results"].values()) - 1) < 1e-9
+                    assert odds["sector"] == attacks[0]["at"]
+                    assert game.preview(session.state, {"verb": "attack", "at": 99,
+                                                        "type": "mil"}) is None
+                    return
+            session.perform("imperial",
+                            game.choose_action(session.state, "imperial", "bot", rng))
+    raise AssertionError("no combat prompt with an attack in six games")
+
+
+def test_map_layout_has_every_sector_with_a_polygon(game):
+    layout = game.map_layout()
+    assert [s["number"] for s in layout["sectors"]] == list(range(1, 77))
+    assert all(len(s["polygon"]) >= 3 for s in layout["sectors"])
+    assert layout["core"] == 1 and layout["voids"]
