@@ -144,8 +144,12 @@ def answer(state: dict, action: dict) -> None:
     state["pending"] = None
 
 
-def run(ctx: Context, max_steps: int = MAX_STEPS_PER_RUN) -> None:
-    """Run procedures until a prompt waits, the game is over or the stack is empty."""
+def run(ctx: Context, max_steps: int = MAX_STEPS_PER_RUN,
+        on_step: Callable[[dict], None] | None = None) -> None:
+    """Run procedures until a prompt waits, the game is over or the stack is empty.
+
+    ``on_step(state)``, if given, is called after every step: the desktop window uses it to
+    show the Chaos side's moves one by one. It must not change the state."""
     state = ctx.state
     stack = state["stack"]
     procedures = ctx.procedures
@@ -154,6 +158,8 @@ def run(ctx: Context, max_steps: int = MAX_STEPS_PER_RUN) -> None:
         frame = stack[-1]
         procedures[frame["proc"]](ctx, frame)
         steps += 1
+        if on_step is not None:
+            on_step(state)
         if steps > max_steps:
             raise RunawayError(
                 f"more than {max_steps} automated steps without a decision "

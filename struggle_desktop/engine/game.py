@@ -42,8 +42,9 @@ class GameModule(Protocol):
     def apply(self, state: State, role: str, action: Action) -> State:
         """A new state after ``action``; raises IllegalAction and leaves ``state`` untouched."""
 
-    def advance(self, state: State) -> State:
-        """Run automated steps until a decision is needed or the game ends."""
+    def advance(self, state: State, on_step=None) -> State:
+        """Run automated steps until a decision is needed or the game ends; ``on_step(state)``
+        (optional) watches each step without changing anything."""
 
     def outcome(self, state: State) -> dict | None:
         """None while playing, else ``{"result", ...}``."""
@@ -56,3 +57,17 @@ class GameModule(Protocol):
 
     def catalog(self) -> dict:
         """Scenarios, units, events, tables (with reconstructed flags) and rule IDs."""
+
+    # What the desktop window draws (read-only views of a state, as plain data).
+    def map_layout(self) -> dict:
+        """Drawing geometry: canvas, sectors (number, name, polygon, label point), voids."""
+
+    def board(self, state: State, role: str) -> dict:
+        """Pieces with labels and tooltips, sectors, tracks, cup, and the prompt with a
+        label for each legal action."""
+
+    def describe_action(self, state: State, action: Action) -> str:
+        """A legal action in a player's words."""
+
+    def preview(self, state: State, action: Action) -> dict | None:
+        """What to know before choosing ``action`` (combat odds), or None."""

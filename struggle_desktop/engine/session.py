@@ -49,11 +49,13 @@ class Session:
         return cls(game, scenario, seed, dict(options or {}), state,
                    record_digests=record_digests)
 
-    def perform(self, role: str, action: dict, copy: bool = True) -> dict:
+    def perform(self, role: str, action: dict, copy: bool = True, on_step=None) -> dict:
         """Apply one action and run the automated steps after it. Raises IllegalAction and
-        leaves the session unchanged if the action is not legal."""
+        leaves the session unchanged if the action is not legal. ``on_step(state)`` watches
+        the automated steps (the window's step-by-step view); it must not change the state."""
         state = self.game.apply(self.state, role, action, copy=copy)
-        state = self.game.advance(state)
+        state = (self.game.advance(state, on_step=on_step) if on_step is not None
+                 else self.game.advance(state))
         self.state = state
         self.actions.append({"role": role, "action": action})
         if self.record_digests and len(self.actions) % DIGEST_EVERY == 0:

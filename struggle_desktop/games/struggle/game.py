@@ -173,11 +173,13 @@ class StruggleGame:
         answer(new, clone(action))
         return new
 
-    def advance(self, state: dict) -> dict:
-        """Runs automated steps in place and returns the same state object."""
+    def advance(self, state: dict, on_step=None) -> dict:
+        """Runs automated steps in place and returns the same state object. ``on_step(state)``
+        is called after each step (see engine.flow.run); the generator's position in the
+        state is only written back at the end, so an observer must not roll dice."""
         ctx = self.context(state)
         try:
-            run(ctx)
+            run(ctx, on_step=on_step)
         finally:
             ctx.close()
         return state
