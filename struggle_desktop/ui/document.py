@@ -1,0 +1,299 @@
+"""The open game and the one path by which the window changes it.
+
+``GameDocument`` holds a headless ``Session``. Every change the player makes goes through
+``perform``: legality check, ``Session.perform`` (apply, then the automated steps), an undo
+snapshot, the autosave, and a single ``changed`` signal after which every widget re-reads
+``document.board`` (ARCHITECTURE.md section 5). No widget edits the state.
+
+While the automated steps run, ``perform`` keeps *frames*: the board after each step that moved,
+fought, placed or removed something, with the log entry that says what happened. The window
+plays them back so the player can watch the Chaos side act (step, fast or instant).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from struggle_desktop.engine import saves
+from struggle_desktop.engine.canonical import clone
+from struggle_desktop.engine.errors import BadOption, StruggleError
+from struggle_desktop.engine.paths import user_data_dir
+from struggle_desktop.engine.session import Session
+from struggle_desktop.games import REGISTRY, get_game
+
+#: Log entry kinds worth a frame of their own when the window shows automated steps.
+WATCHED_KINDS = {"move", "combat", "eliminate", "convert", "place", "force", "ie",
+                 "usurpation", "alien", "leader"}
+#: Log entry kinds that mean chance was involved: no undo across them.
+CHANCE_KINDS = {"roll", "draw"}
+ROLE = "imperial"
+AUTOSAVE_NAME = "autosave.sgsave"
+
+
+@dataclass
+class Frame:
+    """One step of the automated phases as the window shows it."""
+    board: dict
+    entry: dict
+
+
+@dataclass
+class UndoRecord:
+    """What undo restores: the session as it was before one action."""
+    state: dict
+    actions: list[dict]
+    digests: list[dict]
+    label: str
+    chance: str = ""           # why this action cannot be undone ("" if it can)
+    redo_action: dict | None = None
+
+
+@dataclass
+class PerformResult:
+    ok: bool
+    reason: str = ""
+    frames: list[Frame] = field(default_factory=list)
+    new_entries: list[dict] = field(default_factory=list)
+
+
+def autosave_path() -> Path:
+    return user_data_dir() / AUTOSAVE_NAME
+
+
+class GameDocument(QObject):
+    """One game open in the window. Signals: ``changed`` after every change of position or
+    file, ``message(text)`` for the status bar."""
+
+    changed = Signal()
+    message = Signal(str)
+
+    def __init__(self, parent: QObject | None = None, autosave: bool = True):
+        super().__init__(parent)
+        self.session: Session | None = None
+        self.game: Any = None
+        self.path: Path | None = None
+        self.dirty = False
+        self.autosave_enabled = autosave
+        self.watch = True            # collect frames of automated steps
+        self._board: dict | None = None
+        self._layout: dict | None = None
+        self._undo: list[UndoRecord] = []
+        self._redo: list[UndoRecord] = []
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def board(self) -> dict | None:
+        """The plain-data picture of the position (games' ``board``), cached per change."""
+        if self._board is None and self.session is not None:
+            self._board = self.game.board(self.session.state, ROLE)
+        return self._board
+
+    @property
+    def layout(self) -> dict | None:
+        if self._layout is None and self.game is not None:
+            self._layout = self.game.map_layout()
+        return self._layout
+
+    @property
+    def state(self) -> dict | None:
+        return self.session.state if self.session else None
+
+    def log_entries(self, start: int = 0) -> list[dict]:
+        if self.session is None:
+            return []
+        return self.game.log_entries(self.session.state, start)
+
+    def legal_actions(self) -> list[dict]:
+        return self.game.legal_actions(self.session.state, ROLE) if self.session else []
+
+    def check(self, action: dict) -> str | None:
+        if self.session is None:
+            return "no game is open"
+        return self.game.check_action(self.session.state, ROLE, action)
+
+    def preview(self, action: dict) -> dict | None:
+        return self.game.preview(self.session.state, action) if self.session else None
+
+    def describe(self, action: dict) -> str:
+        return self.game.describe_action(self.session.state, action)
+
+    def hint(self) -> dict | None:
+        """The bot's choice here (the in-game hint); the game's own dice are not touched."""
+        from struggle_desktop.engine.rng import Rng
+        if self.session is None or self.game.outcome(self.session.state) is not None:
+            return None
+        if not self.legal_actions():
+            return None
+        return self.game.choose_action(self.session.state, ROLE, "bot",
+                                       Rng.from_seed(len(self.session.actions), 7))
+
+    @property
+    def title(self) -> str:
+        if self.session is None:
+            return "struggle_desktop"
+        name = self.path.name if self.path else "unsaved game"
+        return f"{name}{' *' if self.dirty else ''} — {self.game.title}"
+
+    # ------------------------------------------------------------------ opening
+    def new_game(self, game_id: str, scenario: str, seed: int, options: dict | None = None) -> None:
+        """Raises StruggleError (BadOption...) with a readable message on bad input."""
+        if game_id not in REGISTRY:
+            raise BadOption(f"this build cannot play {game_id!r} yet")
+        game = get_game(game_id)
+        session = Session.new(game, str(scenario), int(seed), dict(options or {}))
+        self._install(game, session, None)
+        self.dirty = True
+        self._autosave()
+        self.changed.emit()
+
+    def open(self, path: Path | str) -> str:
+        """Load a save (replayed and checked). Raises StruggleError; the file is never changed.
+        Returns a line for the status bar."""
+        path = Path(path)
+        document = saves.read_document(path)
+        game = REGISTRY.get(document["game"])
+        if game is None:
+            raise StruggleError(f"{path.name}: this build cannot play {document['game']!r}")
+        game = get_game(document["game"])
+        session, report = Session.from_document(game, document)
+        self._install(game, session, path)
+        self.dirty = False
+        self.changed.emit()
+        note = " (the tables changed since it was saved)" if report.data_changed else ""
+        return f"Opened {path.name}: {report.actions} actions replayed and checked{note}"
+
+    def _install(self, game: Any, session: Session, path: Path | None) -> None:
+        if game is not self.game:
+            self._layout = None
+        self.game = game
+        self.session = session
+        self.path = path
+        self._board = None
+        self._undo.clear()
+        self._redo.clear()
+
+    # ------------------------------------------------------------------ saving
+    def save(self, path: Path | str | None = None) -> Path:
+        if self.session is None:
+            raise StruggleError("no game is open")
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise StruggleError("choose a file name first (Save As)")
+        self.session.save(target)
+        self.path = target
+        self.dirty = False
+        self.changed.emit()
+        return target
+
+    def _autosave(self) -> None:
+        if not self.autosave_enabled or self.session is None:
+            return
+        try:
+            target = autosave_path()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.session.save(target)
+        except OSError as exc:
+            self.message.emit(f"Autosave failed: {exc}")
+
+    # ------------------------------------------------------------------ the operation path
+    def perform(self, action: dict) -> PerformResult:
+        """The one way the window changes the game. An illegal action changes nothing and
+        returns the reason."""
+        if self.session is None:
+            return PerformResult(False, "no game is open")
+        reason = self.check(action)
+        if reason is not None:
+            self.message.emit(f"Not possible: {reason}")
+            return PerformResult(False, reason)
+        session = self.session
+        before = UndoRecord(clone(session.state), list(session.actions), list(session.digests),
+                            self.describe(action))
+        log_start = len(session.state["log"])
+        frames: list[Frame] = []
+        seen = [log_start]
+
+        def watch(state: dict) -> None:
+            log = state["log"]
+            if len(log) == seen[0]:
+                return
+            fresh = log[seen[0]:]
+            seen[0] = len(log)
+            if any(e["kind"] in WATCHED_KINDS for e in fresh):
+                frames.append(Frame(self.game.board(state, ROLE), fresh[-1]))
+
+        try:
+            session.perform(ROLE, action, copy=True,
+                            on_step=watch if self.watch else None)
+        except StruggleError as exc:
+            self.message.emit(f"Not possible: {exc}")
+            return PerformResult(False, str(exc))
+        new_entries = session.state["log"][log_start:]
+        chance = next((e for e in new_entries if e["kind"] in CHANCE_KINDS or e.get("dice")), None)
+        if chance is not None:
+            before.chance = (f"“{before.label}” involved chance ({chance['text']}); "
+                             "undoing it would let you roll again")
+        before.redo_action = action
+        self._undo.append(before)
+        self._redo.clear()
+        self._board = None
+        self.dirty = True
+        self._autosave()
+        self.changed.emit()
+        return PerformResult(True, "", frames, new_entries)
+
+    # ------------------------------------------------------------------ undo and redo
+    def undo_reason(self) -> str | None:
+        """None if Undo is possible now, else why not."""
+        if not self._undo:
+            return "there is nothing to undo"
+        return self._undo[-1].chance or None
+
+    def undo_label(self) -> str:
+        return self._undo[-1].label if self._undo else ""
+
+    def redo_label(self) -> str:
+        return self._redo[-1].label if self._redo else ""
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> str | None:
+        """Go back one action; returns the refusal reason, or None when done."""
+        reason = self.undo_reason()
+        if reason is not None:
+            self.message.emit(f"Cannot undo: {reason}")
+            return reason
+        record = self._undo.pop()
+        session = self.session
+        current = UndoRecord(session.state, list(session.actions), list(session.digests),
+                             record.label, redo_action=record.redo_action)
+        session.state, session.actions, session.digests = (record.state, record.actions,
+                                                          record.digests)
+        self._redo.append(current)
+        self._board = None
+        self.dirty = True
+        self._autosave()
+        self.message.emit(f"Undone: {record.label}")
+        self.changed.emit()
+        return None
+
+    def redo(self) -> str | None:
+        if not self._redo:
+            return "there is nothing to redo"
+        record = self._redo.pop()
+        session = self.session
+        back = UndoRecord(session.state, list(session.actions), list(session.digests),
+                          record.label, redo_action=record.redo_action)
+        session.state, session.actions, session.digests = (record.state, record.actions,
+                                                          record.digests)
+        self._undo.append(back)
+        self._board = None
+        self.dirty = True
+        self._autosave()
+        self.message.emit(f"Redone: {record.label}")
+        self.changed.emit()
+        return None
