@@ -322,6 +322,7 @@ def board(ctx: Ctx, legal: list[dict], scenario: dict) -> dict:
         "turns": st["turns"] if not st["sweep"] else None,
         "phase": st["phase"],
         "phase_name": PHASES.get(st["phase"], "Set-up" if st["turn"] == 0 else ""),
+        "phases": [PHASES[k] for k in sorted(PHASES)],
         "next_step": next_step(st),
         "ci": ctx.ci,
         "rp": st["rp"],
