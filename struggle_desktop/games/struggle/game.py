@@ -19,6 +19,7 @@ from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.games.struggle import (aliens, chaos_ops, combat, events,  # noqa: F401
                                              imperial, setup, turn)
 from struggle_desktop.games.struggle.context import Ctx
+from struggle_desktop.games.struggle.manual import ADJUST, adjust, adjustment_reason
 from struggle_desktop.games.struggle.data import StruggleData, default_data
 from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in
 from struggle_desktop.engine.rng import Rng
@@ -158,6 +159,8 @@ class StruggleGame:
         if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
             return "an action must be an object with a verb"
         ctx = ctx or self.context(state)
+        if action["verb"] == ADJUST:
+            return adjustment_reason(ctx, action)
         check = CHECK.get(p["kind"])
         if check is not None:
             return check(ctx, p, action)
@@ -170,7 +173,10 @@ class StruggleGame:
         if reason is not None:
             raise IllegalAction(reason)
         new = clone(state) if copy else state
-        answer(new, clone(action))
+        if action["verb"] == ADJUST:
+            adjust(self.context(new), action)   # the prompt keeps waiting
+        else:
+            answer(new, clone(action))
         return new
 
     def advance(self, state: dict, on_step=None) -> dict:

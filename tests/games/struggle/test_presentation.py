@@ -73,3 +73,31 @@ def test_map_layout_has_every_sector_with_a_polygon(game):
     assert [s["number"] for s in layout["sectors"]] == list(range(1, 77))
     assert all(len(s["polygon"]) >= 3 for s in layout["sectors"])
     assert layout["core"] == 1 and layout["voids"]
+
+
+def test_manual_adjustment_moves_a_unit_logs_it_and_keeps_the_prompt(game):
+    session = played(game, actions=12)
+    state = session.state
+    prompt = state["pending"]
+    uid = next(u for u, v in state["units"].items() if v["side"] == "imp" and v["loc"])
+    old = state["units"][uid]["loc"]
+    to = next(n for n in range(2, 77) if n != old)
+    session.perform("imperial", {"verb": "adjust", "unit": uid, "to": to})
+    assert session.state["units"][uid]["loc"] == to
+    assert session.state["pending"] == prompt
+    assert session.state["log"][-1]["kind"] == "adjust" and "by hand" in session.state["log"][-1]["text"]
+    # The adjustment is an action like the others: a save replays it.
+    from struggle_desktop.engine.session import Session as S
+    again, report = S.from_document(game, session.to_document())
+    assert report.ok and again.state["units"][uid]["loc"] == to
+
+
+def test_manual_adjustment_refuses_bad_targets(game):
+    session = played(game, actions=12)
+    state = session.state
+    uid = next(u for u, v in state["units"].items() if v["side"] == "imp" and v["loc"])
+    assert "not a sector" in game.check_action(state, "imperial", {"verb": "adjust", "unit": uid, "to": 99})
+    assert "already in" in game.check_action(state, "imperial", {"verb": "adjust", "unit": uid,
+                                                                 "to": state["units"][uid]["loc"]})
+    assert "not a mobile unit" in game.check_action(state, "imperial", {"verb": "adjust",
+                                                                       "unit": "XX-1", "to": 3})
