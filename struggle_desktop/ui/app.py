@@ -1,0 +1,135 @@
+"""Starting the desktop program: ``struggle-desktop``, ``play``, ``open`` and ``render``.
+
+``cli.py`` checks the arguments (bad input exits 2 before any window opens) and then calls
+``main(args)``. ``render`` draws the map scene offscreen into a PNG without opening a window.
+
+For demonstrations, screenshots and the end-to-end test, the environment variable
+``STRUGGLE_DESKTOP_AUTOPILOT`` can drive a started window, e.g.
+``steps=5;shot=/tmp/window.png;save=/tmp/game.sgsave;quit``: take the program's hint five
+times, save a screenshot and the game, then quit.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+AUTOPILOT_VARIABLE = "STRUGGLE_DESKTOP_AUTOPILOT"
+DEFAULT_RENDER_SIZE = (1600, 1000)
+
+
+def make_application():
+    """The one QApplication, with the bundled fonts and the program's names."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    from struggle_desktop.ui.map.render import ensure_fonts
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("struggle_desktop")
+    app.setApplicationDisplayName("Struggle for the Galactic Empire")
+    ensure_fonts()
+    app.setFont(QFont("DejaVu Sans", 10))
+    return app
+
+
+def main(args) -> int:
+    if getattr(args, "command", None) == "render":
+        return render_command(args)
+    from PySide6.QtCore import QTimer
+
+    from struggle_desktop.ui.main_window import MainWindow, crashed_game_waiting, mark_running
+    from struggle_desktop.ui.settings import app_settings
+
+    app = make_application()
+    settings = app_settings()
+    crashed = crashed_game_waiting(settings)
+    window = MainWindow(settings=settings)
+    mark_running(settings)
+    window.show()
+    command = getattr(args, "command", None)
+    if command == "play":
+        seed = args.seed if args.seed is not None else random.randrange(1, 10**6)
+        window.new_game(args.game, args.scenario, seed, getattr(args, "options", {}) or {})
+    elif command == "open":
+        window.open_file(args.file)
+    elif crashed is not None:
+        QTimer.singleShot(0, lambda: offer_resume(window, crashed))
+    elif not os.environ.get(AUTOPILOT_VARIABLE):
+        QTimer.singleShot(0, window.new_game_dialog)
+    script = os.environ.get(AUTOPILOT_VARIABLE)
+    if script:
+        QTimer.singleShot(300, lambda: run_autopilot(window, script))
+    return app.exec()
+
+
+def offer_resume(window, path: Path) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    answer = QMessageBox.question(
+        window, "Resume the last game?",
+        "The program did not close normally last time. Resume the game from its autosave?")
+    if answer == QMessageBox.StandardButton.Yes:
+        window.resume_autosave(path)
+    else:
+        window.new_game_dialog()
+
+
+def run_autopilot(window, script: str) -> None:
+    """Follow the ``STRUGGLE_DESKTOP_AUTOPILOT`` instructions (see the module docstring)."""
+    from PySide6.QtWidgets import QApplication
+
+    window.set_speed("instant")
+    for part in filter(None, (p.strip() for p in script.split(";"))):
+        key, _, value = part.partition("=")
+        if key == "steps":
+            for _ in range(int(value or 1)):
+                action = window.document.hint()
+                if action is None:
+                    break
+                window.perform(action)
+                QApplication.processEvents()
+        elif key == "shot":
+            QApplication.processEvents()
+            window.grab().save(value)
+        elif key == "save":
+            window.document.save(value)
+        elif key == "quit":
+            window.document.dirty = False
+            window.close()
+            QApplication.quit()
+
+
+def render_command(args) -> int:
+    """``render``: the window's map scene drawn offscreen into a PNG."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from struggle_desktop.engine.errors import StruggleError
+    from struggle_desktop.ui.document import GameDocument
+    from struggle_desktop.ui.map.render import render_image
+
+    make_application()
+    document = GameDocument(autosave=False)
+    document.watch = False
+    if args.file:
+        document.open(args.file)
+    else:
+        document.new_game(args.game, args.scenario, args.seed if args.seed is not None else 1, {})
+        opening_placement(document)
+    size = tuple(args.size) if args.size else DEFAULT_RENDER_SIZE
+    image = render_image(document.layout, document.board, size)
+    out = Path(args.out)
+    if not image.save(str(out)):
+        raise StruggleError(f"cannot write {out}")
+    print(out)
+    return 0
+
+
+def opening_placement(document) -> None:
+    """A scenario's opening as the player first sees it on the table: if the set-up waits for
+    the player to place forces, let the program place them (the same as its button)."""
+    for action in document.legal_actions():
+        if action.get("verb") == "auto_place":
+            document.perform(action)
+            return

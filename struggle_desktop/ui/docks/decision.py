@@ -1,0 +1,129 @@
+"""The decision panel: what the game is waiting for, and every answer the rules allow.
+
+The map handles the answers that are "this piece to that sector" (drag a counter, click a
+sector); this panel lists all legal answers in words, so every prompt — including the ones
+inside events (Leviathan, Crusade, Alliance...) — can be answered with the mouse or the
+keyboard alone. A filter box narrows long lists (movement offers hundreds of moves).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from struggle_desktop.ui.docks.base import DockPanel
+
+#: Verbs shown first: the ones that end a step or answer yes/no.
+PROMINENT_VERBS = ("done", "auto_place", "pay")
+
+
+class DecisionDock(DockPanel):
+    object_name = "dock-decision"
+    title = "Decision"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    #: The player picked this action in the list (the window performs it).
+    action_chosen = Signal(dict)
+    #: The player asked for the program's suggestion.
+    hint_requested = Signal()
+
+    def create_widget(self) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.prompt_label = QLabel()
+        self.prompt_label.setWordWrap(True)
+        self.prompt_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = self.prompt_label.font()
+        font.setBold(True)
+        self.prompt_label.setFont(font)
+        self.rule_label = QLabel()
+        self.rule_label.setStyleSheet("color: gray")
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter the choices (e.g. a sector number or unit)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._apply_filter)
+        self.choices = QListWidget()
+        self.choices.setAlternatingRowColors(True)
+        self.choices.itemActivated.connect(self._activated)
+        self.do_button = QPushButton("&Do it")
+        self.do_button.clicked.connect(self._do_selected)
+        self.hint_button = QPushButton("&Hint")
+        self.hint_button.setToolTip("Select what the program's own player would choose here")
+        self.hint_button.clicked.connect(self.hint_requested)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.hint_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.do_button)
+        layout.addWidget(self.prompt_label)
+        layout.addWidget(self.rule_label)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.choices, 1)
+        layout.addLayout(buttons)
+        return box
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        prompt = board.get("prompt") if board else None
+        self.choices.clear()
+        if board is None:
+            self.prompt_label.setText("No game is open.")
+            self.rule_label.clear()
+        elif board.get("outcome"):
+            outcome = board["outcome"]
+            self.prompt_label.setText(f"The game is over: {outcome.get('result', '')}. "
+                                      f"{outcome.get('text', '')}".strip())
+            self.rule_label.clear()
+        elif prompt is None:
+            self.prompt_label.setText("The program is playing…")
+            self.rule_label.clear()
+        else:
+            self.prompt_label.setText(prompt["text"])
+            self.rule_label.setText(f"Rule {prompt['rule']}" if prompt.get("rule") else "")
+            ordered = sorted(prompt["actions"], key=lambda a: (
+                a["action"]["verb"] not in PROMINENT_VERBS, a["map"]))
+            for entry in ordered:
+                item = QListWidgetItem(entry["label"])
+                item.setData(Qt.ItemDataRole.UserRole, entry["action"])
+                if entry["map"]:
+                    item.setToolTip("You can also do this on the map")
+                self.choices.addItem(item)
+        self._apply_filter(self.filter.text())
+        enabled = self.choices.count() > 0
+        self.do_button.setEnabled(enabled)
+        self.hint_button.setEnabled(enabled)
+
+    # ------------------------------------------------------------------ helpers
+    def _apply_filter(self, text: str) -> None:
+        words = text.lower().split()
+        for row in range(self.choices.count()):
+            item = self.choices.item(row)
+            label = item.text().lower()
+            item.setHidden(not all(w in label for w in words))
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        self.action_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def _do_selected(self) -> None:
+        item = self.choices.currentItem()
+        if item is None or item.isHidden():
+            visible = [self.choices.item(r) for r in range(self.choices.count())
+                       if not self.choices.item(r).isHidden()]
+            if len(visible) != 1:
+                self.document.message.emit("Pick one of the choices first")
+                return
+            item = visible[0]
+        self.action_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def select_action(self, action: dict) -> bool:
+        """Select the row of ``action`` (used by Hint); False if it is not listed."""
+        self.ensure_widget()
+        self.filter.clear()
+        for row in range(self.choices.count()):
+            item = self.choices.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == action:
+                self.choices.setCurrentItem(item)
+                self.choices.scrollToItem(item)
+                return True
+        return False
