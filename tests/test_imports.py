@@ -117,6 +117,15 @@ def test_the_registry_imports_no_game_statically():
     assert not [t for t in imported if within(t, f"{TOP}.games.")]
 
 
+def test_the_ui_talks_to_games_only_through_the_game_module_interface():
+    """ARCHITECTURE section 1: ui may use the registry (``games``), never a game's rules
+    modules; it reaches the game object with ``get_game``."""
+    def allowed(module: str, target: str) -> bool:
+        return not within(target, f"{TOP}.games.") and not within(target, f"{TOP}.cli")
+
+    assert violations(f"{TOP}.ui", allowed) == []
+
+
 @pytest.mark.parametrize("module", [f"{TOP}.cli", f"{TOP}.simulate", f"{TOP}.__main__"])
 def test_command_line_is_headless(module):
     assert not [t for t in all_imports()[module] if is_gui(t)]
