@@ -61,7 +61,7 @@ class Bot:
     def __init__(self, game, state: dict, rng: Rng):
         self.game = game
         self.state = state
-        self.ctx: Ctx = game.context(state)
+        self.ctx: Ctx = game.shared_context(state)
         self.rng = rng
         self._legal: list[dict] | None = None
         self._index: SectorIndex | None = None

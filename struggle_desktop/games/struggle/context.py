@@ -51,18 +51,28 @@ class Ctx(Context):
         self.galaxy = data.galaxy
         self.units: dict[str, dict] = state["units"]
         self.systems: dict[str, dict] = state["systems"]
-        # Where-is-what indexes, built on first use and dropped by every change of a unit's
-        # sector, side or force (set_loc, set_force and the primitives below). They keep the
-        # order of ``units`` so results are the same as a plain scan.
+        # Where-is-what indexes (sector -> units, force -> units), built on first use and
+        # then kept up to date by the primitives that move units or change their force
+        # (set_loc, set_force, place_unit, remove_unit...). Each list keeps the order of
+        # ``units`` (``_pos``: a unit's rank in that dict), so results equal a plain scan.
         self._at: dict[int, list[str]] | None = None
         self._by_force: dict[str, list[str]] = {}
+        self._pos: dict[str, int] = {}
+        self._next = 0
+        self._seen = Ctx.edits
+
+    #: Counts the changes of units made through any Ctx. A context kept between actions
+    #: (StruggleGame.shared_context) is trusted only while no other Ctx changed anything.
+    edits = 0
 
     # ======================================================================= indexes
     def _index(self) -> dict[int, list[str]]:
         if self._at is None:
             at: dict[int, list[str]] = {}
             by_force: dict[str, list[str]] = {}
+            pos: dict[str, int] = {}
             for uid, u in self.units.items():
+                pos[uid] = len(pos)
                 loc = u["loc"]
                 if loc is not None:
                     at.setdefault(loc, []).append(uid)
@@ -71,19 +81,64 @@ class Ctx(Context):
                     by_force.setdefault(f, []).append(uid)
             self._at = at
             self._by_force = by_force
+            self._pos = pos
+            self._next = len(pos)
         return self._at
 
+    def _edited(self) -> None:
+        Ctx.edits += 1
+        self._seen = Ctx.edits
+
+    def current(self) -> bool:
+        """Whether this context still describes its state: the same unit and system tables,
+        and no unit changed through another context since this one last changed anything.
+        (A unit changed by hand, not through a Ctx, needs ``invalidate``.)"""
+        st = self.state
+        return (self._seen == Ctx.edits and self.units is st["units"]
+                and self.systems is st["systems"])
+
     def invalidate(self) -> None:
-        """Forget the indexes after a unit changed sector, side or force."""
+        """Forget the indexes after a unit changed sector, side or force by hand."""
         self._at = None
+        self._edited()
+
+    def _file(self, table: dict, key, uid: str) -> None:
+        """Add uid to ``table[key]`` at its place in the order of ``units``."""
+        found = table.get(key)
+        if found is None:
+            table[key] = [uid]
+            return
+        pos = self._pos
+        rank = pos[uid]
+        i = len(found)
+        while i and pos[found[i - 1]] > rank:
+            i -= 1
+        found.insert(i, uid)
+
+    @staticmethod
+    def _unfile(table: dict, key, uid: str) -> None:
+        found = table[key]
+        found.remove(uid)
+        if not found:
+            del table[key]
+
+    def _refile(self, uid: str, key: str, value, table: dict | None) -> None:
+        """Set a unit's ``loc`` or ``force`` and move it in that index (when built)."""
+        u = self.units[uid]
+        old = u[key]
+        if self._at is not None and old != value:
+            if old is not None:
+                self._unfile(table, old, uid)
+            if value is not None:
+                self._file(table, value, uid)
+        u[key] = value
+        self._edited()
 
     def set_loc(self, uid: str, n: int | None) -> None:
-        self.units[uid]["loc"] = n
-        self._at = None
+        self._refile(uid, "loc", n, self._at)
 
     def set_force(self, uid: str, fid: str | None) -> None:
-        self.units[uid]["force"] = fid
-        self._at = None
+        self._refile(uid, "force", fid, self._by_force)
 
     # ======================================================================= options
     def option(self, key: str) -> bool:
@@ -256,7 +311,14 @@ class Ctx(Context):
             return None
         uid = free.pop(0)
         self.units[uid] = {"type": code, "side": side, "loc": loc, "force": force, "leader": None}
-        self._at = None
+        if self._at is not None:   # the new unit comes last in ``units``
+            self._pos[uid] = self._next
+            self._next += 1
+            if loc is not None:
+                self._at.setdefault(loc, []).append(uid)
+            if force is not None:
+                self._by_force.setdefault(force, []).append(uid)
+        self._edited()
         if loc is not None:
             owner = "Imperial" if side == IMP else ("Rebel" if force is None else f"force {force}")
             self.log(rule, "place", f"{uid} ({owner}) placed in {fmt_sector(loc)}"
@@ -266,7 +328,13 @@ class Ctx(Context):
     def remove_unit(self, uid: str, rule: str, why: str, combat: str | None = None) -> None:
         """Eliminate or disband a mobile unit: back to the mix (SGE-CMB-14, SGE-REC-6)."""
         u = self.units.pop(uid)
-        self._at = None
+        if self._at is not None:
+            if u["loc"] is not None:
+                self._unfile(self._at, u["loc"], uid)
+            if u["force"] is not None:
+                self._unfile(self._by_force, u["force"], uid)
+            del self._pos[uid]
+        self._edited()
         if u["leader"]:
             self._lose_imperial_leader(u["leader"], uid, "its unit is gone")
         free = self.state["mix"][u["type"]]
@@ -290,8 +358,7 @@ class Ctx(Context):
             return False
         old_side = u["side"]
         u["side"] = CHAOS if old_side == IMP else IMP
-        u["force"] = force if u["side"] == CHAOS else None
-        self._at = None
+        self.set_force(uid, force if u["side"] == CHAOS else None)
         if u["leader"]:
             leader = u["leader"]
             u["leader"] = None
@@ -441,10 +508,8 @@ class Ctx(Context):
             self.state["chaos_leaders"].sort()
         if f.get("marker"):
             self.state["discard"].append(f["marker"])
-        for u in self.units.values():
-            if u["force"] == fid:
-                u["force"] = None  # remaining units become Rebels
-        self._at = None
+        for uid in self.force_units(fid):
+            self.set_force(uid, None)   # remaining units become Rebels
         self.log("SGE-OPS-1", "force", f"{self.force_name_raw(fid, f)} ends: {why}")
 
     @staticmethod
@@ -477,7 +542,8 @@ class Ctx(Context):
                          refs=[sector_ref(n)])
         # 5. A force with no mobile units ends.
         if st["forces"]:
-            alive = {u["force"] for u in self.units.values() if u["force"] is not None}
+            self._index()
+            alive = self._by_force
             for fid in [f for f in st["forces"] if f not in alive]:
                 self.end_force(fid, "it has no mobile units left")
         # 6. An IE without its home system dissolves.
@@ -525,11 +591,9 @@ class Ctx(Context):
                 s["ie"] = None
         for fid, f in list(self.state["forces"].items()):
             if f["kind"] == "ie" and f["ie"] == ie:
-                for u in self.units.values():
-                    if u["force"] == fid:
-                        u["force"] = None
+                for uid in self.force_units(fid):
+                    self.set_force(uid, None)
                 del self.state["forces"][fid]
-        self._at = None
         if rec.get("leader_marker", True):
             self.state["chaos_leaders"].append(rec["leader"])
             self.state["chaos_leaders"].sort()

@@ -58,6 +58,7 @@ class StruggleGame:
 
     def __init__(self, data: StruggleData | None = None):
         self._data = data
+        self._shared: Ctx | None = None
 
     @property
     def data(self) -> StruggleData:
@@ -136,13 +137,25 @@ class StruggleGame:
         return state
 
     def context(self, state: dict) -> Ctx:
+        """A new context on ``state``, for a caller that may change the state through it."""
         return Ctx(state, self.data)
+
+    def shared_context(self, state: dict) -> Ctx:
+        """The context this module keeps on the state it worked on last, with its indexes,
+        while it is still current (Ctx.current); otherwise a new one that it keeps. Used by
+        ``advance`` and by read-only callers (legality, the bot), so that a game driven
+        action by action does not rebuild its indexes for every question. Callers must not
+        change the state through it, nor roll its dice."""
+        ctx = self._shared
+        if ctx is None or ctx.state is not state or not ctx.current():
+            ctx = self._shared = Ctx(state, self.data)
+        return ctx
 
     def legal_actions(self, state: dict, role: str = "imperial", ctx: Ctx | None = None) -> list[dict]:
         p = state.get("pending")
         if p is None or p["role"] != role or state["outcome"] is not None:
             return []
-        return LEGAL[p["kind"]](ctx or self.context(state), p)
+        return LEGAL[p["kind"]](ctx or self.shared_context(state), p)
 
     def check_action(self, state: dict, role: str, action: Any, ctx: Ctx | None = None) -> str | None:
         """None if ``action`` is legal now, else the reason in a player's words.
@@ -158,7 +171,7 @@ class StruggleGame:
             return f"it is not the {role} player's decision"
         if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
             return "an action must be an object with a verb"
-        ctx = ctx or self.context(state)
+        ctx = ctx or self.shared_context(state)
         if action["verb"] == ADJUST:
             return adjustment_reason(ctx, action)
         check = CHECK.get(p["kind"])
@@ -183,7 +196,8 @@ class StruggleGame:
         """Runs automated steps in place and returns the same state object. ``on_step(state)``
         is called after each step (see engine.flow.run); the generator's position in the
         state is only written back at the end, so an observer must not roll dice."""
-        ctx = self.context(state)
+        ctx = self.shared_context(state)
+        ctx.rng = Rng.from_json(state["rng"])   # the state's generator, wherever ctx was used
         try:
             run(ctx, on_step=on_step)
         finally:
@@ -207,7 +221,7 @@ class StruggleGame:
 
     def view(self, state: dict, role: str = "imperial") -> dict:
         """Everything the player may see. The cup's contents are hidden: only its size."""
-        ctx = self.context(state)
+        ctx = self.shared_context(state)
         hidden = {"pool", "rng", "stack", "expedition_cup", "system_pool"}
         board = {k: v for k, v in state.items() if k not in hidden}
         board["pool_count"] = len(state["pool"])
@@ -215,7 +229,7 @@ class StruggleGame:
         board["expedition_cup_count"] = len(state["expedition_cup"])
         board["ci"] = ctx.ci
         board["vp"] = ctx.vp()
-        board["legal_actions"] = self.legal_actions(state, role)
+        board["legal_actions"] = self.legal_actions(state, role, ctx=ctx)
         return board
 
     # ------------------------------------------------------------------ players
@@ -242,7 +256,7 @@ class StruggleGame:
 
     def tracks(self, state: dict) -> dict:
         """CI, RP, VP and counts for turn lines and summaries."""
-        return turn.tracks(self.context(state))
+        return turn.tracks(self.shared_context(state))
 
     def catalog(self) -> dict:
         from struggle_desktop.games.struggle.catalog import build_catalog
