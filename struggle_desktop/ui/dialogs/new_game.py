@@ -1,0 +1,567 @@
+"""The new-game dialog: game, scenario, optional rules, seed — or a recent file to open.
+
+Everything shown comes from the game object (``scenarios()``, ``options()``,
+``normalize_options``); the choice is checked by ``normalize_options`` before the dialog
+closes, so a bad seed or a bad option combination is explained in the dialog itself.
+
+    choice = choose_new_game(window, recent=[Path("game.sgsave")])
+    # {"kind": "new", "game": "struggle", "scenario": "3", "seed": 12345, "options": {...}}
+    # {"kind": "open", "path": Path(...)}  or None when cancelled
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import secrets
+from pathlib import Path
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+                               QLineEdit, QListWidget, QListWidgetItem, QPushButton,
+                               QScrollArea, QSpinBox, QSplitter, QVBoxLayout, QWidget)
+
+from struggle_desktop.engine.errors import StruggleError
+from struggle_desktop.games import ALL_GAME_IDS, REGISTRY, get_game
+from struggle_desktop.ui.dialogs import BAD, GOOD, error_label, heading, muted, show_error
+
+DEFAULT_GAME = "struggle"
+#: The short scenario: the one a newcomer should start with.
+DEFAULT_SCENARIO = "3"
+#: Titles of the games this build cannot play yet (there is no game object to ask).
+GAME_TITLES = {
+    "struggle": "Struggle for the Galactic Empire",
+    "battles": "Battles for the Galactic Empire",
+    "nobles": "Noble Houses",
+    "freedom": "Freedom in the Galaxy missions",
+}
+#: Seeds are stored in saves as JSON integers and used modulo 2**64 by the dice.
+SEED_MAX = 2**63 - 1
+#: Victory levels in order; VP above the last band is the best level.
+LEVELS = ("collapse", "decline", "survival", "expanding")
+BEST_LEVEL = "galactic"
+SAVE_FILTER = "Saved games (*.sgsave);;All files (*)"
+
+
+def random_seed() -> int:
+    """A fresh seed short enough to read out and type back (nine digits at most)."""
+    return secrets.randbelow(10**9)
+
+
+def parse_seed(text: str) -> int:
+    """The seed in ``text``; ValueError with a sentence for the player otherwise."""
+    cleaned = text.strip().replace(" ", "").replace("_", "")
+    if not cleaned:
+        raise ValueError("Type a seed (a whole number) or press “New seed”.")
+    try:
+        seed = int(cleaned)
+    except ValueError:
+        raise ValueError(f"The seed must be a whole number, not “{text.strip()}”.") from None
+    if not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"The seed must be between 0 and {SEED_MAX}.")
+    return seed
+
+
+def option_title(help_text: str) -> tuple[str, str]:
+    """Split an option's help ('Stargates (SGE-STG-1..3)') into its name and its rule IDs."""
+    if help_text.endswith(")") and " (SGE" in help_text:
+        name, _, rules = help_text.rpartition(" (")
+        return name, rules[:-1]
+    return help_text[:1].upper() + help_text[1:], ""
+
+
+def band_ranges(bands: dict) -> list[tuple[str, str]]:
+    """[(level, 'VP range')] from a scenario's upper limits: VP at or below a band's number
+    is that level, above the last one the best level."""
+    out, low = [], 0
+    for level in LEVELS:
+        if level not in bands:
+            continue
+        high = int(bands[level])
+        out.append((level, f"{high} or less" if low == 0 else
+                    (f"{low}" if low == high else f"{low}–{high}")))
+        low = high + 1
+    if out:
+        out.append((BEST_LEVEL, f"{low} or more"))
+    return out
+
+
+def bands_html(bands: dict) -> str:
+    """The victory bands as a small two-row table (level over VP range)."""
+    ranges = band_ranges(bands)
+    if not ranges:
+        return ""
+    colours = [BAD, BAD, "#8a8f98", GOOD, GOOD]
+    head = "".join(f"<th style='padding:2px 10px; color:{colours[k % len(colours)]}'>"
+                   f"{html.escape(level.capitalize())}</th>"
+                   for k, (level, _) in enumerate(ranges))
+    row = "".join(f"<td align='center' style='padding:2px 10px'>{html.escape(vp)}</td>"
+                  for _, vp in ranges)
+    return f"<table cellspacing='0'><tr>{head}</tr><tr>{row}</tr></table>"
+
+
+class NewGameDialog(QDialog):
+    """Choose a new game (or a recent file). After ``exec()`` accepted, ``choice()`` says what."""
+
+    def __init__(self, parent: QWidget | None = None, recent: Iterable[Path | str] = (),
+                 game_ids: Iterable[str] | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("New game")
+        self.setObjectName("new-game-dialog")
+        self._choice: dict | None = None
+        self._game: Any = None
+        self._scenarios: dict[str, dict] = {}
+        self._option_boxes: dict[str, QCheckBox] = {}
+        self._option_notes: dict[str, tuple[QLabel, str]] = {}
+        self._bands_cache: dict[tuple[str, str], dict] = {}
+        self._recent = [Path(p) for p in recent]
+        self._game_ids = list(game_ids) if game_ids is not None else list(ALL_GAME_IDS)
+
+        self.error = error_label()
+        layout = QVBoxLayout(self)
+        layout.setSpacing(10)
+        layout.addLayout(self._build_game_row())
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self._build_scenario_list())
+        splitter.addWidget(self._build_details())
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([270, 560])
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self._build_recent())
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox()
+        self.start_button = self.buttons.addButton("&Start game",
+                                                   QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button.setDefault(True)
+        self.start_button.setAutoDefault(True)
+        self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.start_button.clicked.connect(self._start)
+        self.cancel_button.clicked.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+        self._load_game(self._first_playable())
+        self.resize(QSize(940, 740))
+        self.scenario_list.setFocus()
+
+    # ------------------------------------------------------------------ building
+    def _build_game_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.game_combo = QComboBox()
+        model = QStandardItemModel(self.game_combo)
+        self.game_combo.setModel(model)
+        for game_id in self._game_ids:
+            playable = game_id in REGISTRY
+            title = GAME_TITLES.get(game_id, game_id)
+            self.game_combo.addItem(title if playable else f"{title} — coming later", game_id)
+            item = model.item(self.game_combo.count() - 1)
+            item.setEnabled(playable)
+            if not playable:
+                item.setToolTip("This game is planned but cannot be played in this version yet")
+        self.game_combo.currentIndexChanged.connect(
+            lambda _i: self._load_game(self.game_combo.currentData()))
+        label = QLabel("&Game:")
+        label.setBuddy(self.game_combo)
+        row.addWidget(label)
+        row.addWidget(self.game_combo, 1)
+        return row
+
+    def _build_scenario_list(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        label = QLabel("S&cenario:")
+        self.scenario_list = QListWidget()
+        self.scenario_list.setObjectName("scenario-list")
+        self.scenario_list.setAlternatingRowColors(True)
+        self.scenario_list.setSpacing(2)
+        self.scenario_list.currentItemChanged.connect(lambda *_: self._show_scenario())
+        label.setBuddy(self.scenario_list)
+        column.addWidget(label)
+        column.addWidget(self.scenario_list, 1)
+        return box
+
+    def _build_details(self) -> QWidget:
+        inner = QWidget()
+        column = QVBoxLayout(inner)
+        column.setContentsMargins(8, 0, 8, 0)
+        self.title_label = heading()
+        self.description_label = QLabel()
+        self.description_label.setWordWrap(True)
+        self.description_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.length_label = QLabel()
+        self.length_label.setWordWrap(True)
+        self.victory_label = QLabel()
+        self.victory_label.setTextFormat(Qt.TextFormat.RichText)
+        self.victory_label.setWordWrap(True)
+        column.addWidget(self.title_label)
+        column.addWidget(self.description_label)
+        column.addWidget(self.length_label)
+        column.addWidget(self.victory_label)
+
+        # Scenario 7 is played on one of the others, with a turn limit of the player's choice.
+        self.sweep_box = QGroupBox("Played on")
+        sweep_form = QFormLayout(self.sweep_box)
+        self.base_combo = QComboBox()
+        self.base_combo.currentIndexChanged.connect(lambda _i: self._on_base_changed())
+        self.max_turns_spin = QSpinBox()
+        self.max_turns_spin.setRange(1, 999)
+        self.max_turns_spin.setSuffix(" turns")
+        sweep_form.addRow("&Base scenario:", self.base_combo)
+        sweep_form.addRow("Stop after at &most:", self.max_turns_spin)
+        column.addWidget(self.sweep_box)
+
+        self.options_box = QGroupBox("Optional rules")
+        self.options_grid = QGridLayout(self.options_box)
+        self.options_grid.setColumnStretch(2, 1)
+        self.options_grid.setHorizontalSpacing(14)
+        column.addWidget(self.options_box)
+
+        seed_row = QHBoxLayout()
+        self.seed_edit = QLineEdit()
+        self.seed_edit.setObjectName("seed")
+        self.seed_edit.setMaximumWidth(220)
+        self.seed_edit.setToolTip("The same seed, scenario and choices give the same dice: "
+                                  "share it to replay a game")
+        self.seed_edit.setText(str(random_seed()))
+        self.seed_edit.textEdited.connect(lambda _t: show_error(self.error, ""))
+        self.new_seed_button = QPushButton("&New seed")
+        self.new_seed_button.setAutoDefault(False)
+        self.new_seed_button.clicked.connect(self.new_seed)
+        seed_label = QLabel("S&eed:")
+        seed_label.setBuddy(self.seed_edit)
+        seed_row.addWidget(seed_label)
+        seed_row.addWidget(self.seed_edit)
+        seed_row.addWidget(self.new_seed_button)
+        seed_row.addStretch(1)
+        column.addLayout(seed_row)
+        column.addStretch(1)
+
+        scroll = QScrollArea()
+        scroll.setWidget(inner)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        return scroll
+
+    def _build_recent(self) -> QGroupBox:
+        box = QGroupBox("Continue a saved game")
+        row = QHBoxLayout(box)
+        self.recent_list = QListWidget()
+        self.recent_list.setObjectName("recent-list")
+        self.recent_list.setMaximumHeight(86)
+        for path in self._recent:
+            item = QListWidgetItem(self._recent_text(path))
+            item.setData(Qt.ItemDataRole.UserRole, str(path))
+            item.setToolTip(str(path))
+            if not path.exists():
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+                item.setToolTip(f"{path}\nThis file no longer exists")
+            self.recent_list.addItem(item)
+        if not self._recent:
+            placeholder = QListWidgetItem("No recent games yet")
+            placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.recent_list.addItem(placeholder)
+        self.recent_list.itemActivated.connect(lambda _item: self._open_selected())
+        self.recent_list.currentItemChanged.connect(lambda *_: self._update_open_button())
+        label = QLabel("&Recent:")
+        label.setBuddy(self.recent_list)
+        label.setAlignment(Qt.AlignmentFlag.AlignTop)
+        buttons = QVBoxLayout()
+        self.open_button = QPushButton("&Open")
+        self.open_button.setAutoDefault(False)
+        self.open_button.clicked.connect(self._open_selected)
+        self.browse_button = QPushButton("Open &file…")
+        self.browse_button.setAutoDefault(False)
+        self.browse_button.clicked.connect(self._browse)
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.browse_button)
+        buttons.addStretch(1)
+        row.addWidget(label)
+        row.addWidget(self.recent_list, 1)
+        row.addLayout(buttons)
+        self._update_open_button()
+        return box
+
+    @staticmethod
+    def _recent_text(path: Path) -> str:
+        try:
+            when = datetime.datetime.fromtimestamp(path.stat().st_mtime)
+            stamp = when.strftime("saved %Y-%m-%d %H:%M")
+        except OSError:
+            stamp = "missing"
+        return f"{path.name}    ({stamp}, in {path.parent})"
+
+    # ------------------------------------------------------------------ game and scenario
+    def _first_playable(self) -> str | None:
+        ids = [g for g in self._game_ids if g in REGISTRY]
+        return DEFAULT_GAME if DEFAULT_GAME in ids else (ids[0] if ids else None)
+
+    def _load_game(self, game_id: str | None) -> None:
+        self.scenario_list.clear()
+        self._scenarios.clear()
+        if game_id is None or game_id not in REGISTRY:
+            self._game = None
+            self.start_button.setEnabled(False)
+            return
+        index = self.game_combo.findData(game_id)
+        if index >= 0 and index != self.game_combo.currentIndex():
+            self.game_combo.blockSignals(True)
+            self.game_combo.setCurrentIndex(index)
+            self.game_combo.blockSignals(False)
+        self._game = get_game(game_id)
+        self.start_button.setEnabled(True)
+        options = self._game.options()
+        self._build_option_boxes(options)
+        self.base_combo.blockSignals(True)
+        self.base_combo.clear()
+        for scenario in self._game.scenarios():
+            self._scenarios[scenario["id"]] = scenario
+            item = QListWidgetItem(self._scenario_line(scenario))
+            item.setData(Qt.ItemDataRole.UserRole, scenario["id"])
+            item.setToolTip(scenario.get("description", ""))
+            self.scenario_list.addItem(item)
+            if scenario.get("mode") != "sweep":
+                self.base_combo.addItem(f"{scenario['id']}. {scenario['title']}", scenario["id"])
+        self.base_combo.blockSignals(False)
+        base_default = str(options.get("base", {}).get("default", "1"))
+        self.base_combo.setCurrentIndex(max(0, self.base_combo.findData(base_default)))
+        self.max_turns_spin.setValue(int(options.get("max_turns", {}).get("default", 40)))
+        self.select_scenario(DEFAULT_SCENARIO if DEFAULT_SCENARIO in self._scenarios
+                             else next(iter(self._scenarios), ""))
+
+    @staticmethod
+    def _scenario_line(scenario: dict) -> str:
+        turns = scenario.get("turns")
+        length = f"{turns} turns" if turns else "no limit"
+        return f"{scenario['id']}. {scenario['title']}\n     {length}"
+
+    def _build_option_boxes(self, options: dict) -> None:
+        for box in self._option_boxes.values():
+            box.deleteLater()
+        self._option_boxes.clear()
+        self._option_notes.clear()
+        while self.options_grid.count():
+            widget = self.options_grid.takeAt(0).widget()
+            if widget is not None:
+                widget.deleteLater()
+        row = 0
+        for key, spec in options.items():
+            # "all" is a command-line shortcut; the boxes themselves say the same here.
+            if spec.get("type") != "bool" or key == "all":
+                continue
+            name, rules = option_title(spec.get("help", key))
+            box = QCheckBox(name)
+            box.setObjectName(f"option-{key}")
+            box.setChecked(bool(spec.get("default", False)))
+            box.toggled.connect(lambda _on: show_error(self.error, ""))
+            lock = QLabel()
+            lock.setTextFormat(Qt.TextFormat.RichText)
+            self._option_boxes[key] = box
+            self._option_notes[key] = (lock, rules)
+            self.options_grid.addWidget(box, row, 0)
+            self.options_grid.addWidget(lock, row, 1)
+            rules_label = muted(rules)
+            rules_label.setWordWrap(False)
+            self.options_grid.addWidget(rules_label, row, 2)
+            row += 1
+
+    def select_scenario(self, scenario_id: str) -> None:
+        for row in range(self.scenario_list.count()):
+            item = self.scenario_list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == scenario_id:
+                self.scenario_list.setCurrentRow(row)
+                return
+
+    def scenario_id(self) -> str | None:
+        item = self.scenario_list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    def _is_sweep(self, scenario_id: str | None) -> bool:
+        return bool(scenario_id) and self._scenarios[scenario_id].get("mode") == "sweep"
+
+    def _rules_scenario(self) -> dict | None:
+        """The scenario whose set-up (and so whose required rules) is played: the base for 7."""
+        sid = self.scenario_id()
+        if sid is None:
+            return None
+        if self._is_sweep(sid):
+            return self._scenarios.get(self.base_combo.currentData())
+        return self._scenarios[sid]
+
+    def _show_scenario(self) -> None:
+        sid = self.scenario_id()
+        if sid is None:
+            return
+        scenario = self._scenarios[sid]
+        sweep = self._is_sweep(sid)
+        self.title_label.setText(f"{scenario['id']}. {scenario['title']}")
+        self.description_label.setText(scenario.get("description", ""))
+        turns = scenario.get("turns")
+        self.length_label.setText(f"<b>Length:</b> {turns} turns" if turns else
+                                  "<b>Length:</b> no limit — play until you win, or stop at "
+                                  "the turn limit set below")
+        self.sweep_box.setVisible(sweep)
+        self._on_base_changed()
+        show_error(self.error, "")
+
+    def _on_base_changed(self) -> None:
+        self._update_required()
+        self._update_victory()
+
+    def _update_required(self) -> None:
+        played = self._rules_scenario()
+        required = set(played.get("required_options") or []) if played else set()
+        for key, box in self._option_boxes.items():
+            name = box.text()
+            lock, _rules = self._option_notes[key]
+            if key in required:
+                box.setChecked(True)
+                box.setEnabled(False)
+                why = (f"Always on in scenario {played['id']} ({played['title']}): "
+                       f"its set-up uses {name}.")
+                box.setToolTip(why)
+                lock.setToolTip(why)
+                lock.setText(f"<b>required by scenario {played['id']}</b>")
+            else:
+                lock.setText("")
+                lock.setToolTip("")
+                if not box.isEnabled():
+                    box.setChecked(False)   # it was only on because the last scenario needed it
+                box.setEnabled(True)
+                box.setToolTip(f"{name}: optional in this scenario")
+
+    def _update_victory(self) -> None:
+        sid = self.scenario_id()
+        if sid is None:
+            return
+        if self._is_sweep(sid):
+            self.victory_label.setText(
+                "<b>Victory:</b> only by the sweep described above; the victory levels of "
+                "the base scenario do not apply. A game still unfinished at the turn limit "
+                "ends without a winner.")
+            return
+        bands = self.victory_bands(sid)
+        if not bands:
+            self.victory_label.setText("")
+            return
+        self.victory_label.setText(
+            "<b>Victory</b> at the end of the last turn, by victory points (VP: one for each "
+            "system sector the Empire holds):" + bands_html(bands))
+
+    def victory_bands(self, scenario_id: str) -> dict:
+        """The scenario's VP limits {level: highest VP of that level}."""
+        scenario = self._scenarios[scenario_id]
+        if scenario.get("victory"):
+            return dict(scenario["victory"])
+        # The catalogue does not list the bands; the opening position carries them.
+        key = (self._game.id, scenario_id)
+        if key not in self._bands_cache:
+            try:
+                state = self._game.setup(scenario_id, 1, {})
+                self._bands_cache[key] = dict(state.get("victory") or {})
+            except (StruggleError, KeyError, TypeError, ValueError):
+                self._bands_cache[key] = {}
+        return self._bands_cache[key]
+
+    # ------------------------------------------------------------------ seed and options
+    def new_seed(self) -> None:
+        self.seed_edit.setText(str(random_seed()))
+        show_error(self.error, "")
+
+    def seed(self) -> int:
+        """The seed typed in the dialog (ValueError with a message if it is not one)."""
+        return parse_seed(self.seed_edit.text())
+
+    def set_seed(self, seed: int | str) -> None:
+        self.seed_edit.setText(str(seed))
+
+    def option_box(self, key: str) -> QCheckBox:
+        return self._option_boxes[key]
+
+    def options(self) -> dict:
+        """The options as the game takes them: every optional rule on or off (scenario 7 also
+        its base scenario and turn limit)."""
+        out: dict[str, Any] = {key: box.isChecked() for key, box in self._option_boxes.items()}
+        if self._is_sweep(self.scenario_id()):
+            out["base"] = self.base_combo.currentData()
+            out["max_turns"] = self.max_turns_spin.value()
+        return out
+
+    # ------------------------------------------------------------------ closing
+    def validate(self) -> dict | None:
+        """The new-game choice, or None after showing what is wrong."""
+        sid = self.scenario_id()
+        if self._game is None or sid is None:
+            show_error(self.error, "Choose a game and a scenario first.")
+            return None
+        try:
+            seed = self.seed()
+            options = self.options()
+            self._game.normalize_options(sid, options)
+        except (StruggleError, ValueError, TypeError) as exc:
+            show_error(self.error, str(exc))
+            if "seed" in str(exc).lower():
+                self.seed_edit.setFocus()
+                self.seed_edit.selectAll()
+            return None
+        show_error(self.error, "")
+        return {"kind": "new", "game": self._game.id, "scenario": sid, "seed": seed,
+                "options": options}
+
+    def _start(self) -> None:
+        choice = self.validate()
+        if choice is not None:
+            self._choice = choice
+            self.accept()
+
+    def _update_open_button(self) -> None:
+        item = self.recent_list.currentItem()
+        usable = bool(item and item.data(Qt.ItemDataRole.UserRole)
+                      and item.flags() & Qt.ItemFlag.ItemIsEnabled)
+        self.open_button.setEnabled(usable)
+
+    def select_recent(self, path: Path | str) -> None:
+        for row in range(self.recent_list.count()):
+            item = self.recent_list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == str(path):
+                self.recent_list.setCurrentRow(row)
+                return
+
+    def _open_selected(self) -> None:
+        item = self.recent_list.currentItem()
+        value = item.data(Qt.ItemDataRole.UserRole) if item else None
+        if not value:
+            show_error(self.error, "Select a recent game to open.")
+            return
+        path = Path(value)
+        if not path.exists():
+            show_error(self.error, f"{path} no longer exists.")
+            return
+        self._choice = {"kind": "open", "path": path}
+        self.accept()
+
+    def _browse(self) -> None:
+        start = str(self._recent[0].parent) if self._recent else ""
+        name, _ = QFileDialog.getOpenFileName(self, "Open a saved game", start, SAVE_FILTER)
+        if name:
+            self._choice = {"kind": "open", "path": Path(name)}
+            self.accept()
+
+    def choice(self) -> dict | None:
+        """What the player chose (None while the dialog is open or after Cancel)."""
+        return self._choice if self.result() == QDialog.DialogCode.Accepted else None
+
+
+def choose_new_game(parent: QWidget | None = None, recent: Iterable[Path | str] = (),
+                    game_ids: Iterable[str] | None = None) -> dict | None:
+    """Show the dialog modally; the choice, or None if the player cancelled."""
+    dialog = NewGameDialog(parent, recent, game_ids)
+    try:
+        return dialog.choice() if dialog.exec() == QDialog.DialogCode.Accepted else None
+    finally:
+        dialog.deleteLater()
