@@ -1,0 +1,213 @@
+"""The event cup dock: how many chaos event markers remain in the cup (a count only — the
+rules keep the contents hidden), how many were discarded, each marker drawn this turn with
+its effect in the project's words, and the effects in play.
+
+Read from ``board["cup"]``: ``remaining``, ``discarded``, ``drawn`` [{id, name, effect,
+rule}] and ``effects`` [{id, name, effect}].
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from struggle_desktop.ui.docks.base import DockPanel
+from struggle_desktop.ui.docks.style import dim_text, ui_font
+
+CUP_COLOUR = QColor("#5b4a8a")
+RULE_GREY = "#8a8f98"
+
+
+class CupGauge(QWidget):
+    """A drawn cup with the number of markers left in it."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.remaining: int | None = None
+        self.setFixedSize(64, 58)
+
+    def set_remaining(self, remaining: int | None) -> None:
+        self.remaining = remaining
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(64, 58)
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        w, h = self.width(), self.height()
+        cup = QPainterPath()
+        cup.moveTo(4, 8)
+        cup.lineTo(w - 4, 8)
+        cup.cubicTo(w - 6, h * 0.75, w * 0.7, h - 2, w / 2, h - 2)
+        cup.cubicTo(w * 0.3, h - 2, 6, h * 0.75, 4, 8)
+        painter.setPen(QPen(CUP_COLOUR.darker(150), 1.5))
+        painter.setBrush(CUP_COLOUR)
+        painter.drawPath(cup)
+        painter.setBrush(CUP_COLOUR.lighter(140))
+        painter.drawEllipse(QRectF(4, 3, w - 8, 10))
+        painter.setPen(QColor("#ffffff"))
+        painter.setFont(ui_font(14, bold=True))
+        text = "–" if self.remaining is None else str(self.remaining)
+        painter.drawText(QRectF(0, 14, w, h - 20), Qt.AlignmentFlag.AlignCenter, text)
+
+
+class MarkerCard(QFrame):
+    """One drawn marker or effect: its name, rule ID and what it does."""
+
+    def __init__(self, number: str, name: str, effect: str, rule: str, parent=None):
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("marker-card")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 5)
+        layout.setSpacing(1)
+        head = QLabel()
+        head.setTextFormat(Qt.TextFormat.RichText)
+        head.setFont(ui_font(9))
+        head.setWordWrap(True)
+        rule_html = (f' <span style="color:{RULE_GREY}; font-size:small">{html.escape(rule)}'
+                     "</span>" if rule else "")
+        head.setText(f"<b>{html.escape(number)}{html.escape(name)}</b>{rule_html}")
+        layout.addWidget(head)
+        self.effect_label = QLabel(effect or "(no description)")
+        self.effect_label.setWordWrap(True)
+        self.effect_label.setFont(ui_font(8.5))
+        self.effect_label.setTextFormat(Qt.TextFormat.PlainText)
+        layout.addWidget(self.effect_label)
+        self.setToolTip(f"{name}" + (f" ({rule})" if rule else "") + (f"\n{effect}" if effect
+                                                                       else ""))
+        self.name = name
+
+
+class CupWidget(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        top.setContentsMargins(8, 6, 8, 4)
+        self.gauge = CupGauge()
+        top.addWidget(self.gauge)
+        counts = QVBoxLayout()
+        counts.setSpacing(1)
+        self.remaining_label = QLabel()
+        self.remaining_label.setFont(ui_font(10, bold=True))
+        self.discarded_label = QLabel()
+        self.discarded_label.setFont(ui_font(8.5))
+        hidden = QLabel("What is in the cup stays hidden.")
+        hidden.setFont(ui_font(8))
+        hidden.setStyleSheet(f"color: {RULE_GREY}")
+        counts.addWidget(self.remaining_label)
+        counts.addWidget(self.discarded_label)
+        counts.addWidget(hidden)
+        top.addLayout(counts, 1)
+        outer.addLayout(top)
+        tip = ("Chaos event markers left in the cup. Only their number is shown: which markers "
+               "remain is hidden, as on the table.")
+        self.gauge.setToolTip(tip)
+        self.remaining_label.setToolTip(tip)
+
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self.cards = QVBoxLayout(inner)
+        self.cards.setContentsMargins(8, 0, 8, 8)
+        self.cards.setSpacing(4)
+        self.scroll.setWidget(inner)
+        outer.addWidget(self.scroll, 1)
+        self.drawn_heading = self._heading("Drawn this turn")
+        self.effects_heading = self._heading("Effects in play")
+        self._shown: tuple | None = None
+        self.drawn_cards: list[MarkerCard] = []
+        self.effect_cards: list[MarkerCard] = []
+
+    @staticmethod
+    def _heading(text: str) -> QLabel:
+        label = QLabel(text)
+        label.setFont(ui_font(9.5, bold=True))
+        return label
+
+    def show_cup(self, cup: dict | None) -> None:
+        if cup is None:
+            self.gauge.set_remaining(None)
+            self.remaining_label.setText("No game is open")
+            self.discarded_label.setText("")
+            self._fill([], [])
+            return
+        remaining = cup.get("remaining", 0)
+        self.gauge.set_remaining(remaining)
+        self.remaining_label.setText(f"{remaining} marker{'s' if remaining != 1 else ''} "
+                                     "in the cup")
+        self.discarded_label.setText(f"{cup.get('discarded', 0)} discarded")
+        self._fill(cup.get("drawn", []), cup.get("effects", []))
+
+    def _fill(self, drawn: list[dict], effects: list[dict]) -> None:
+        key = (tuple((m.get("id"), m.get("effect")) for m in drawn),
+               tuple((m.get("id"), m.get("effect")) for m in effects))
+        if key == self._shown:
+            return      # the same markers: keep the cards (and the scroll position)
+        self._shown = key
+        while self.cards.count():
+            item = self.cards.takeAt(0)
+            if item.widget() is not None and item.widget() not in (self.drawn_heading,
+                                                                   self.effects_heading):
+                item.widget().deleteLater()
+        self.drawn_heading.setText(f"Drawn this turn ({len(drawn)})")
+        self.cards.addWidget(self.drawn_heading)
+        self.drawn_cards = [MarkerCard(f"{k}. ", m.get("name", m.get("id", "?")),
+                                       m.get("effect", ""), m.get("rule", ""))
+                            for k, m in enumerate(drawn, start=1)]
+        for card in self.drawn_cards:
+            self.cards.addWidget(card)
+        if not drawn:
+            self.cards.addWidget(self._empty("No marker drawn yet this turn."))
+        self.effects_heading.setText(f"Effects in play ({len(effects)})")
+        self.cards.addSpacing(4)
+        self.cards.addWidget(self.effects_heading)
+        self.effect_cards = [MarkerCard("", m.get("name", m.get("id", "?")), m.get("effect", ""),
+                                        m.get("rule", "")) for m in effects]
+        for card in self.effect_cards:
+            self.cards.addWidget(card)
+        if not effects:
+            self.cards.addWidget(self._empty("None."))
+        self.cards.addStretch(1)
+
+    def _empty(self, text: str) -> QLabel:
+        label = QLabel(text)
+        label.setFont(ui_font(8.5))
+        pal = label.palette()
+        pal.setColor(QPalette.ColorRole.WindowText, dim_text(self))
+        label.setPalette(pal)
+        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        return label
+
+
+class CupDock(DockPanel):
+    """The chaos event cup: the count left, the discards, the markers drawn this turn with
+    their effects, and the effects in play."""
+
+    object_name = "dock-cup"
+    title = "Event cup"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    def create_widget(self) -> QWidget:
+        return CupWidget()
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        self._widget.show_cup(None if board is None else board.get("cup", {}))

@@ -1,0 +1,327 @@
+"""The turn dock: turn x of N, the fourteen phases with the current one lit, the decision
+the game is waiting for, the **Continue** control that names what comes next, and the speed
+at which the player watches the Chaos side act.
+
+The dock does not decide what Continue does: it emits ``continue_requested`` and the window
+performs the prompt's "done" action or steps its playback. By default Continue is enabled
+exactly when the pending decision offers a "done" action; the window may override that for
+the position it is showing with ``set_continue``.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from struggle_desktop.ui.docks.base import DockPanel
+from struggle_desktop.ui.docks.style import (
+    ACCENT,
+    blend,
+    dim_text,
+    readable_on,
+    ui_font,
+)
+
+SPEEDS = ("step", "fast", "instant")
+SPEED_TIPS = {
+    "step": "Stop after each move and attack of the Chaos side; Continue shows the next one.",
+    "fast": "Show each move and attack of the Chaos side briefly, one after another.",
+    "instant": "Jump straight to the result of the Chaos side's turn.",
+}
+DONE_VERB = "done"
+
+
+def done_action(board: dict | None) -> dict | None:
+    """The pending decision's "done" action (what Continue performs), or None."""
+    prompt = (board or {}).get("prompt") or {}
+    for choice in prompt.get("actions", []):
+        if choice.get("action", {}).get("verb") == DONE_VERB:
+            return choice["action"]
+    return None
+
+
+def turn_text(board: dict) -> str:
+    turn = board.get("turn", 0)
+    if turn == 0:
+        return "Set-up"
+    turns = board.get("turns")
+    return f"Turn {turn} of {turns}" if turns else f"Turn {turn} (no turn limit)"
+
+
+def continue_state(board: dict | None) -> tuple[bool, str, str]:
+    """(enabled, button text, why disabled / what it does) for a board, by default."""
+    if board is None:
+        return False, "Continue", "No game is open."
+    text = f"Continue → {board.get('next_step', '')}".rstrip(" →")
+    if board.get("outcome") is not None:
+        return False, "The game is over", "The game is over: there is nothing to continue."
+    action = done_action(board)
+    prompt = board.get("prompt")
+    if action is not None:
+        label = next((c.get("label", "") for c in prompt["actions"]
+                      if c.get("action") is action), "")
+        return True, text, f"{label or 'End this step'} and go on to {board.get('next_step', '')}."
+    if prompt is None:
+        return False, text, "The program is playing; there is no decision to close."
+    return False, text, f"Decide first: {prompt.get('text', 'a decision is pending')}."
+
+
+class PhaseTrack(QWidget):
+    """The fourteen phases of a turn, one per row: done ones ticked, the current one lit."""
+
+    ROW = 19
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.names: list[str] = []
+        self.current = 0
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def set_phases(self, names: list[str], current: int) -> None:
+        self.names, self.current = list(names), current
+        lines = [f"{'▶' if k == current else '  '} {k}. {name}"
+                 for k, name in enumerate(self.names, start=1)]
+        self.setToolTip("The phases of a turn:\n" + "\n".join(lines))
+        self.updateGeometry()
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(220, max(1, len(self.names)) * self.ROW + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(160, self.sizeHint().height())
+
+    def row_rect(self, k: int) -> QRectF:
+        """The row of phase ``k`` (1-based)."""
+        return QRectF(0, 1 + (k - 1) * self.ROW, self.width(), self.ROW)
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        text = self.palette().color(QPalette.ColorRole.WindowText)
+        dim = dim_text(self)
+        normal = ui_font(8.5)
+        bold = ui_font(8.5, bold=True)
+        for k, name in enumerate(self.names, start=1):
+            row = self.row_rect(k)
+            badge = QRectF(row.left() + 4, row.top() + 2, row.height() - 4, row.height() - 4)
+            if k == self.current:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(blend(ACCENT, self.palette().color(QPalette.ColorRole.Window),
+                                       0.55))
+                painter.drawRoundedRect(row.adjusted(0, 0.5, 0, -0.5), 4, 4)
+                painter.setBrush(ACCENT)
+                painter.setPen(QPen(ACCENT.darker(160), 1))
+            elif k < self.current:
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(QPen(dim, 1))
+            else:
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(QPen(text, 1))
+            painter.drawEllipse(badge)
+            painter.setFont(ui_font(7, bold=True))
+            painter.setPen(readable_on(ACCENT) if k == self.current else (dim if k < self.current
+                                                                           else text))
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, "✓" if k < self.current
+                             else str(k))
+            painter.setFont(bold if k == self.current else normal)
+            painter.setPen(dim if k < self.current else text)
+            label_rect = row.adjusted(badge.right() + 6 - row.left(), 0, -4, 0)
+            elided = QFontMetricsF(painter.font()).elidedText(
+                name, Qt.TextElideMode.ElideRight, label_rect.width())
+            painter.drawText(label_rect, Qt.AlignmentFlag.AlignVCenter, elided)
+
+
+class TurnWidget(QWidget):
+    def __init__(self, dock: TurnDock):
+        super().__init__()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 8)
+        layout.setSpacing(5)
+        self.turn_label = QLabel()
+        self.turn_label.setFont(ui_font(13, bold=True))
+        layout.addWidget(self.turn_label)
+        self.scenario_label = QLabel()
+        self.scenario_label.setFont(ui_font(8.5))
+        layout.addWidget(self.scenario_label)
+        self.phase_label = QLabel()
+        self.phase_label.setFont(ui_font(9.5, bold=True))
+        self.phase_label.setWordWrap(True)
+        layout.addWidget(self.phase_label)
+        self.phases = PhaseTrack()
+        layout.addWidget(self.phases)
+        self.decision_heading = QLabel("Waiting for")
+        self.decision_heading.setFont(ui_font(8, bold=True))
+        layout.addWidget(self.decision_heading)
+        self.decision = QLabel()
+        self.decision.setFont(ui_font(9))
+        self.decision.setWordWrap(True)
+        self.decision.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.decision)
+        self.continue_button = QPushButton("Continue")
+        self.continue_button.setFont(ui_font(10, bold=True))
+        self.continue_button.setMinimumHeight(32)
+        self.continue_button.setDefault(True)
+        self.continue_button.clicked.connect(dock.continue_requested)
+        layout.addWidget(self.continue_button)
+        speed_row = QHBoxLayout()
+        speed_row.setSpacing(0)
+        caption = QLabel("Watch the Chaos side:")
+        caption.setFont(ui_font(8.5))
+        caption.setToolTip("How the automated phases are shown on the map")
+        speed_row.addWidget(caption)
+        speed_row.addSpacing(6)
+        self.speed_group = QButtonGroup(self)
+        self.speed_group.setExclusive(True)
+        self.speed_buttons: dict[str, QToolButton] = {}
+        for speed in SPEEDS:
+            button = QToolButton()
+            button.setText(speed.capitalize())
+            button.setCheckable(True)
+            button.setFont(ui_font(8.5))
+            button.setToolTip(SPEED_TIPS[speed])
+            button.setAutoRaise(False)
+            self.speed_group.addButton(button)
+            self.speed_buttons[speed] = button
+            speed_row.addWidget(button)
+            button.toggled.connect(lambda on, s=speed: on and dock.set_speed(s))
+        speed_row.addStretch(1)
+        layout.addLayout(speed_row)
+        layout.addStretch(1)
+
+
+class TurnDock(DockPanel):
+    """Turn and phase, the pending decision, Continue, and the watching speed.
+
+    Signals: ``continue_requested()`` when the player presses Continue;
+    ``speed_changed(str)`` with "step", "fast" or "instant"."""
+
+    object_name = "dock-turn"
+    title = "Turn"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    continue_requested = Signal()
+    speed_changed = Signal(str)
+
+    def __init__(self, document, parent: QWidget | None = None):
+        super().__init__(document, parent)
+        self._speed = "fast"
+        # (board the override was made for, enabled, text, why): the window's word about
+        # Continue holds until the document shows another position.
+        self._override: tuple | None = None
+
+    # ------------------------------------------------------------ the window's controls
+    @property
+    def speed(self) -> str:
+        return self._speed
+
+    def set_speed(self, speed: str) -> None:
+        if speed not in SPEEDS:
+            raise ValueError(f"unknown speed {speed!r} (known: {', '.join(SPEEDS)})")
+        if self._widget is not None and not self._widget.speed_buttons[speed].isChecked():
+            self._widget.speed_buttons[speed].setChecked(True)   # comes back here via toggled
+            return
+        if speed != self._speed:
+            self._speed = speed
+            self.speed_changed.emit(speed)
+
+    def set_continue(self, enabled: bool, text: str, why: str) -> None:
+        """Override Continue for the position on show (e.g. "Next step" during playback)."""
+        self._override = (self.document.board, enabled, text, why)
+        if self._widget is not None:
+            self._apply_continue()
+
+    def clear_continue_override(self) -> None:
+        self._override = None
+        if self._widget is not None:
+            self._apply_continue()
+
+    def done_action(self) -> dict | None:
+        """The action Continue stands for in the current position, if any."""
+        return done_action(self.document.board)
+
+    @property
+    def continue_button(self) -> QPushButton:
+        return self.ensure_widget().continue_button
+
+    # ------------------------------------------------------------ rendering
+    def create_widget(self) -> QWidget:
+        widget = TurnWidget(self)
+        widget.speed_buttons[self._speed].setChecked(True)
+        return widget
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        w = self._widget
+        if board is None:
+            w.turn_label.setText("No game")
+            w.scenario_label.setText("Start or open a game from the File menu.")
+            w.phase_label.setText("")
+            w.phases.set_phases([], 0)
+            w.decision_heading.hide()
+            w.decision.setText("")
+        else:
+            w.turn_label.setText(turn_text(board))
+            title = board.get("title", "")
+            w.scenario_label.setText(f"Scenario {board.get('scenario', '')}"
+                                     + (f": {title}" if title else ""))
+            phase = board.get("phase", 0)
+            name = board.get("phase_name", "")
+            w.phase_label.setText(f"Phase {phase}: {name}" if phase else (name or "Set-up"))
+            names = board.get("phases")
+            # Without the list of phases the track shows just the current one.
+            w.phases.set_phases(names if names else ([name] if phase else []),
+                                phase if names else (1 if phase else 0))
+            prompt = board.get("prompt")
+            outcome = board.get("outcome")
+            w.decision_heading.setVisible(prompt is not None or outcome is not None)
+            if outcome is not None:
+                w.decision_heading.setText("Result")
+                w.decision.setText(html.escape(outcome_text(outcome)))
+            elif prompt is not None:
+                w.decision_heading.setText("Waiting for you")
+                w.decision.setText(with_rule(prompt.get("text", ""), prompt.get("rule", "")))
+            else:
+                w.decision.setText("")
+        self._apply_continue()
+
+    def _apply_continue(self) -> None:
+        board = self.document.board
+        if self._override is not None and self._override[0] is board:
+            _board, enabled, text, why = self._override
+        else:
+            self._override = None
+            enabled, text, why = continue_state(board)
+        button = self._widget.continue_button
+        button.setEnabled(enabled)
+        button.setText(text)
+        button.setToolTip(why)
+
+
+def with_rule(text: str, rule: str) -> str:
+    """Rich text: the words, then the rule ID small and grey."""
+    tail = (f' <span style="color:#8a8f98; font-size:small">{html.escape(rule)}</span>'
+            if rule else "")
+    return html.escape(text) + tail
+
+
+def outcome_text(outcome: dict) -> str:
+    result = str(outcome.get("result", "")).replace("-", " ")
+    parts = [f"{result.capitalize()}"]
+    details = [f"{key.upper() if key in ('vp', 'ci') else key} {value}"
+               for key, value in outcome.items() if key in ("vp", "ci", "turn")]
+    if details:
+        parts.append("(" + ", ".join(details) + ")")
+    return " ".join(parts)
