@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from struggle_desktop.ui.docks.cup import CupDock
+from struggle_desktop.ui.docks.cup import CupDock, MarkersDock
 from struggle_desktop.ui.docks.dice import DiceDock, die_words, faces_of, roll_reason
 from struggle_desktop.ui.docks.log import LogDock, split_refs
 from struggle_desktop.ui.docks.stack import StackDock
@@ -21,7 +21,8 @@ from struggle_desktop.ui.docks.tracks import (
 from struggle_desktop.ui.docks.turn import TurnDock, continue_state, done_action
 from struggle_desktop.ui.document import GameDocument
 
-ALL_DOCKS = (ChaosIndexDock, ResourcesDock, TurnDock, CupDock, LogDock, DiceDock, StackDock)
+ALL_DOCKS = (ChaosIndexDock, ResourcesDock, TurnDock, CupDock, MarkersDock, LogDock, DiceDock,
+             StackDock)
 
 
 def new_document(actions: int = 40, scenario: str = "4") -> GameDocument:
@@ -62,7 +63,8 @@ def shown(qtbot, dock):
 def test_object_names_are_the_stable_layout_ids(qapp):
     doc = GameDocument(autosave=False)
     expected = {ChaosIndexDock: "dock-chaos-index", ResourcesDock: "dock-resources",
-                TurnDock: "dock-turn", CupDock: "dock-cup", LogDock: "dock-log",
+                TurnDock: "dock-turn", CupDock: "dock-cup", MarkersDock: "dock-markers",
+                LogDock: "dock-log",
                 DiceDock: "dock-dice", StackDock: "dock-stack"}
     for cls, name in expected.items():
         assert cls(doc).objectName() == name
@@ -154,6 +156,18 @@ def test_resources_show_rp_its_last_change_leaders_and_markers_available(qtbot, 
     assert widget.markers.counts == board["available"]
     for kind, count in board["available"].items():
         assert widget.markers.rows[kind][1].text() == str(count)
+
+
+def test_markers_available_box_counts_what_the_board_holds(qtbot, doc):
+    dock = MarkersDock(doc)
+    shown(qtbot, dock)
+    assert dock.box.title() == "Imperial markers available"
+    assert dock.box.counts == doc.board["available"]
+    advance(doc, 400, until=lambda r: any(e["kind"] == "marker" and "Markers Available" in e["text"]
+                                          for e in r.new_entries))
+    assert dock.box.counts == doc.board["available"]
+    assert [dock.box.rows[k][1].text() for k in doc.board["available"]] == [
+        str(v) for v in doc.board["available"].values()]
 
 
 # ------------------------------------------------------------------------------ turn

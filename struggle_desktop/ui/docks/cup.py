@@ -11,9 +11,11 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QScrollArea,
@@ -23,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from struggle_desktop.ui.docks.base import DockPanel
-from struggle_desktop.ui.docks.style import dim_text, ui_font
+from struggle_desktop.ui.docks.style import dim_text, paint_swatch, ui_font
 
 CUP_COLOUR = QColor("#5b4a8a")
 RULE_GREY = "#8a8f98"
@@ -78,8 +80,9 @@ class MarkerCard(QFrame):
         head.setTextFormat(Qt.TextFormat.RichText)
         head.setFont(ui_font(9))
         head.setWordWrap(True)
-        rule_html = (f' <span style="color:{RULE_GREY}; font-size:small">{html.escape(rule)}'
-                     "</span>" if rule else "")
+        # non-breaking hyphens: a rule ID wraps as a whole, never at "SGE-EV-"
+        rule_html = (f' <span style="color:{RULE_GREY}; font-size:small">'
+                     f'{html.escape(rule).replace("-", chr(0x2011))}</span>' if rule else "")
         head.setText(f"<b>{html.escape(number)}{html.escape(name)}</b>{rule_html}")
         layout.addWidget(head)
         self.effect_label = QLabel(effect or "(no description)")
@@ -90,6 +93,73 @@ class MarkerCard(QFrame):
         self.setToolTip(f"{name}" + (f" ({rule})" if rule else "") + (f"\n{effect}" if effect
                                                                        else ""))
         self.name = name
+
+
+def marker_chip(kind: str) -> QPixmap:
+    """A small Imperial marker with the kind's initial."""
+    pixmap = QPixmap(24, 18)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    paint_swatch(painter, QRectF(1, 1, 22, 16), "imp", kind[:1].upper())
+    painter.end()
+    return pixmap
+
+
+class MarkersAvailableBox(QGroupBox):
+    """The Imperial markers available box: one row per kind of marker with its count."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__("Imperial markers available", parent)
+        self.setFont(ui_font(9, bold=True))
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(8, 4, 8, 6)
+        self.grid.setHorizontalSpacing(10)
+        self.grid.setColumnStretch(1, 1)
+        self.rows: dict[str, tuple[QLabel, QLabel]] = {}
+        self.chips: list[QLabel] = []
+        self.counts: dict[str, int] = {}
+        self.setToolTip("Markers the Empire holds in its Markers Available box, ready to be "
+                        "used.")
+
+    def set_counts(self, available: dict | None) -> None:
+        available = dict(available or {})
+        if list(available) != list(self.counts):
+            self._rebuild(list(available))
+        self.counts = available
+        for kind, count in available.items():
+            name, number = self.rows[kind]
+            number.setText(str(count))
+            name.setEnabled(bool(count))
+            number.setEnabled(bool(count))
+            tip = f"{count} {kind.replace('_', ' ').capitalize()} marker(s) available"
+            name.setToolTip(tip)
+            number.setToolTip(tip)
+
+    def count_of(self, kind: str) -> int | None:
+        return self.counts.get(kind)
+
+    def _rebuild(self, kinds: list[str]) -> None:
+        for widget in [w for pair in self.rows.values() for w in pair] + self.chips:
+            widget.deleteLater()
+        self.rows, self.chips = {}, []
+        for row, kind in enumerate(kinds):
+            chip = QLabel()
+            chip.setPixmap(marker_chip(kind))
+            self.grid.addWidget(chip, row, 0)
+            self.chips.append(chip)
+            name = QLabel(kind.replace("_", " ").capitalize())
+            name.setFont(ui_font(9))
+            number = QLabel()
+            number.setFont(ui_font(11, bold=True))
+            number.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.grid.addWidget(name, row, 1)
+            self.grid.addWidget(number, row, 2)
+            self.rows[kind] = (name, number)
+        if not kinds:
+            empty = QLabel("none")
+            empty.setFont(ui_font(9))
+            self.grid.addWidget(empty, 0, 0)
+            self.rows["_empty"] = (empty, QLabel())
 
 
 class CupWidget(QWidget):
@@ -167,7 +237,16 @@ class CupWidget(QWidget):
             if item.widget() is not None and item.widget() not in (self.drawn_heading,
                                                                    self.effects_heading):
                 item.widget().deleteLater()
+        self.effects_heading.setText(f"Effects in play ({len(effects)})")
+        self.cards.addWidget(self.effects_heading)
+        self.effect_cards = [MarkerCard("", m.get("name", m.get("id", "?")), m.get("effect", ""),
+                                        m.get("rule", "")) for m in effects]
+        for card in self.effect_cards:
+            self.cards.addWidget(card)
+        if not effects:
+            self.cards.addWidget(self._empty("None."))
         self.drawn_heading.setText(f"Drawn this turn ({len(drawn)})")
+        self.cards.addSpacing(4)
         self.cards.addWidget(self.drawn_heading)
         self.drawn_cards = [MarkerCard(f"{k}. ", m.get("name", m.get("id", "?")),
                                        m.get("effect", ""), m.get("rule", ""))
@@ -176,15 +255,6 @@ class CupWidget(QWidget):
             self.cards.addWidget(card)
         if not drawn:
             self.cards.addWidget(self._empty("No marker drawn yet this turn."))
-        self.effects_heading.setText(f"Effects in play ({len(effects)})")
-        self.cards.addSpacing(4)
-        self.cards.addWidget(self.effects_heading)
-        self.effect_cards = [MarkerCard("", m.get("name", m.get("id", "?")), m.get("effect", ""),
-                                        m.get("rule", "")) for m in effects]
-        for card in self.effect_cards:
-            self.cards.addWidget(card)
-        if not effects:
-            self.cards.addWidget(self._empty("None."))
         self.cards.addStretch(1)
 
     def _empty(self, text: str) -> QLabel:
@@ -211,3 +281,28 @@ class CupDock(DockPanel):
     def update_widget(self) -> None:
         board = self.document.board
         self._widget.show_cup(None if board is None else board.get("cup", {}))
+
+
+class MarkersDock(DockPanel):
+    """The Imperial markers available box on its own (the resources dock shows it too)."""
+
+    object_name = "dock-markers"
+    title = "Markers available"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    def create_widget(self) -> QWidget:
+        widget = QWidget()
+        layout = QVBoxLayout(widget)
+        layout.setContentsMargins(6, 6, 6, 6)
+        widget.box = MarkersAvailableBox()
+        layout.addWidget(widget.box)
+        layout.addStretch(1)
+        return widget
+
+    @property
+    def box(self) -> MarkersAvailableBox:
+        return self.ensure_widget().box
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        self._widget.box.set_counts(None if board is None else board.get("available"))

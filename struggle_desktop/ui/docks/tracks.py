@@ -16,8 +16,6 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QFrame,
-    QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QSizePolicy,
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from struggle_desktop.ui.docks.base import DockPanel
+from struggle_desktop.ui.docks.cup import MarkersAvailableBox
 from struggle_desktop.ui.docks.style import (
     ACCENT,
     blend,
@@ -468,58 +467,6 @@ class LeaderTokens(QWidget):
             painter.drawEllipse(rect)
             painter.setPen(QColor("#2a2106"))
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(value))
-
-
-class MarkersAvailableBox(QGroupBox):
-    """The Imperial markers available box: one row per kind of marker with its count."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__("Imperial markers available", parent)
-        self.setFont(ui_font(9, bold=True))
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(8, 4, 8, 6)
-        self.grid.setHorizontalSpacing(10)
-        self.rows: dict[str, tuple[QLabel, QLabel]] = {}
-        self.counts: dict[str, int] = {}
-        self.setToolTip("Markers the Empire holds in its Markers Available box, ready to be "
-                        "used.")
-
-    def set_counts(self, available: dict | None) -> None:
-        available = dict(available or {})
-        if list(available) != list(self.counts):
-            self._rebuild(list(available))
-        self.counts = available
-        for kind, count in available.items():
-            name, number = self.rows[kind]
-            number.setText(str(count))
-            name.setEnabled(bool(count))
-            number.setEnabled(bool(count))
-            tip = f"{count} {kind.replace('_', ' ').capitalize()} marker(s) available"
-            name.setToolTip(tip)
-            number.setToolTip(tip)
-
-    def count_of(self, kind: str) -> int | None:
-        return self.counts.get(kind)
-
-    def _rebuild(self, kinds: list[str]) -> None:
-        for name, number in self.rows.values():
-            name.deleteLater()
-            number.deleteLater()
-        self.rows = {}
-        for row, kind in enumerate(kinds):
-            name = QLabel(kind.replace("_", " ").capitalize())
-            name.setFont(ui_font(9))
-            number = QLabel()
-            number.setFont(ui_font(11, bold=True))
-            number.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.grid.addWidget(name, row, 0)
-            self.grid.addWidget(number, row, 1)
-            self.rows[kind] = (name, number)
-        if not kinds:
-            empty = QLabel("none")
-            empty.setFont(ui_font(9))
-            self.grid.addWidget(empty, 0, 0)
-            self.rows["_empty"] = (empty, QLabel())
 
 
 class ResourcesWidget(QWidget):

@@ -301,6 +301,8 @@ class TurnDock(DockPanel):
         board = self.document.board
         if self._override is not None and self._override[0] is board:
             _board, enabled, text, why = self._override
+            # the window may leave the reason out: the dock's own words then
+            why = why or continue_state(board)[2]
         else:
             self._override = None
             enabled, text, why = continue_state(board)
