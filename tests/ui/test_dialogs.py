@@ -167,6 +167,30 @@ def test_new_game_returns_the_edited_seed(qtbot):
     assert choice["options"]["imperial_order"] is True   # scenario 3 requires it
 
 
+def test_new_game_by_keyboard_alone(qtbot):
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClick(dialog.scenario_list, Qt.Key.Key_Down)          # 3 -> 4
+    assert dialog.scenario_id() == "4"
+    # Tab goes from the scenario list through the free option boxes to the seed.
+    chain, widget = [], dialog.scenario_list
+    for _ in range(300):
+        widget = widget.nextInFocusChain()
+        if widget.isEnabled() and widget.isVisibleTo(dialog) and \
+                widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            chain.append(widget)
+        if widget is dialog.seed_edit:
+            break
+    free = [b for b in dialog._option_boxes.values() if b.isEnabled()]
+    assert chain == [*free, dialog.seed_edit]
+    dialog.seed_edit.setFocus()
+    dialog.seed_edit.selectAll()
+    qtbot.keyClicks(dialog.seed_edit, "31337")
+    qtbot.keyClick(dialog.seed_edit, Qt.Key.Key_Return)           # the default button
+    assert dialog.choice()["scenario"] == "4" and dialog.choice()["seed"] == 31337
+
+
 @pytest.mark.parametrize("text", ["12ab", "-4", "", "1.5"])
 def test_new_game_rejects_a_bad_seed_with_a_message(qtbot, text):
     dialog = NewGameDialog()

@@ -77,8 +77,19 @@ def band_text(low: int | None, high: int | None) -> str:
     return signed(low) if low == high else f"{signed(low)} to {signed(high)}"
 
 
+_COLUMNS_CACHE: dict[str, list[str]] = {}
+
+
 def combat_columns(game: Any) -> list[str]:
-    """The Combat Results Table's column headings (differential bands), or [] if unknown."""
+    """The Combat Results Table's column headings (differential bands), or [] if unknown.
+    Kept per game and data digest: the tables do not change while the program runs."""
+    key = f"{getattr(game, 'id', '')}:{game.data_digest() if hasattr(game, 'data_digest') else ''}"
+    if key not in _COLUMNS_CACHE:
+        _COLUMNS_CACHE[key] = _combat_columns(game)
+    return _COLUMNS_CACHE[key]
+
+
+def _combat_columns(game: Any) -> list[str]:
     try:
         catalog = game.catalog()
         table = catalog_table(catalog, "combat_results")

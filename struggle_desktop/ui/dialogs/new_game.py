@@ -246,6 +246,7 @@ class NewGameDialog(QDialog):
         scroll.setWidget(inner)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         return scroll
 
     def _build_recent(self) -> QGroupBox:
@@ -333,6 +334,17 @@ class NewGameDialog(QDialog):
         self.max_turns_spin.setValue(int(options.get("max_turns", {}).get("default", 40)))
         self.select_scenario(DEFAULT_SCENARIO if DEFAULT_SCENARIO in self._scenarios
                              else next(iter(self._scenarios), ""))
+        self._set_tab_order()
+
+    def _set_tab_order(self) -> None:
+        """Top to bottom as the eye reads; the option boxes are rebuilt per game, after the
+        buttons, so creation order alone would put them last."""
+        chain = [self.game_combo, self.scenario_list, self.base_combo, self.max_turns_spin,
+                 *self._option_boxes.values(), self.seed_edit, self.new_seed_button,
+                 self.recent_list, self.open_button, self.browse_button, self.start_button,
+                 self.cancel_button]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
 
     @staticmethod
     def _scenario_line(scenario: dict) -> str:

@@ -207,7 +207,7 @@ class RecruitPanel(QWidget):
             purchase.cost = unit.get("cost")
             purchases[purchase.key] = purchase
         if not self.recruiting():
-            return purchases
+            return purchases   # the prompt line says why nothing can be bought
         for entry in board["prompt"].get("actions", []):
             action = entry["action"]
             if action.get("verb") not in ("buy_unit", "buy_marker"):
@@ -247,7 +247,8 @@ class RecruitPanel(QWidget):
         elif board is None:
             self.prompt_label.setText("No game is open.")
         else:
-            self.prompt_label.setText("Recruitment is not open now (Phase 9 of each turn).")
+            self.prompt_label.setText("Recruitment is not open now: it comes once a turn, "
+                                      "in the Imperial Recruitment phase.")
 
         self.tree.blockSignals(True)
         self.tree.clear()
@@ -275,7 +276,8 @@ class RecruitPanel(QWidget):
                 item.setToolTip(0, f"Buy a {purchase.name} for {price}")
             else:
                 item.setFlags(Qt.ItemFlag.NoItemFlags)
-                item.setToolTip(0, f"{purchase.name}: {purchase.reason}")
+                if purchase.reason:
+                    item.setToolTip(0, f"{purchase.name}: {purchase.reason}")
             if purchase.key == selected and purchase.available:
                 restore = item
         if markers.childCount() == 0:
