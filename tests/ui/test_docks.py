@@ -185,6 +185,24 @@ def test_turn_dock_shows_turn_phase_decision_and_continue(qtbot, doc):
     assert button.isEnabled() == (done_action(board) is not None)
 
 
+def test_phase_track_names_every_phase_compact_or_expanded(qtbot, doc):
+    board = doc.board
+    dock = TurnDock(doc)
+    widget = shown(qtbot, dock)
+    phases = widget.phases
+    assert not dock.phase_names_shown
+    compact_height = phases.heightForWidth(300)
+    current = board["phase"]
+    badge = phases.badge_rect(current)
+    assert phases.phase_at(badge.center().x(), badge.center().y()) == current
+    assert phases.describe(current) == f"Phase {current}: {board['phase_name']} (now)"
+    assert phases.describe(1).endswith("(done this turn)")
+    dock.show_phase_names(True)
+    assert dock.phase_names_shown and phases.heightForWidth(300) > compact_height
+    row = phases.row_rect(14)
+    assert phases.phase_at(row.center().x(), row.center().y()) == 14
+
+
 def test_continue_emits_and_is_disabled_with_a_reason_without_a_done_action(qtbot, doc):
     dock = TurnDock(doc)
     widget = shown(qtbot, dock)
@@ -240,9 +258,14 @@ def test_cup_shows_the_count_and_each_marker_drawn_this_turn(qtbot, doc):
     assert widget.remaining_label.text() == f"{cup['remaining']} markers in the cup"
     assert widget.gauge.remaining == cup["remaining"]
     assert widget.discarded_label.text() == f"{cup['discarded']} discarded"
-    assert [c.name for c in widget.drawn_cards] == [m["name"] for m in cup["drawn"]]
-    assert [c.effect_label.text() for c in widget.drawn_cards] == [m["effect"] for m in cup["drawn"]]
-    assert [c.name for c in widget.effect_cards] == [m["name"] for m in cup["effects"]]
+    assert widget.drawn == cup["drawn"] and widget.effects == cup["effects"]
+    shown_text = widget.markers.toPlainText()
+    assert f"Drawn this turn ({len(cup['drawn'])})" in shown_text
+    for k, marker in enumerate(cup["drawn"], start=1):
+        assert f"{k}. {marker['name']}" in shown_text
+        assert " ".join(marker["effect"].split()) in " ".join(shown_text.split())
+    for marker in cup["effects"]:
+        assert marker["name"] in shown_text
 
 
 # ------------------------------------------------------------------------------ log

@@ -11,21 +11,20 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen, QPixmap
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QScrollArea,
-    QSizePolicy,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from struggle_desktop.ui.docks.base import DockPanel
-from struggle_desktop.ui.docks.style import dim_text, paint_swatch, ui_font
+from struggle_desktop.ui.docks.style import paint_swatch, ui_font
 
 CUP_COLOUR = QColor("#5b4a8a")
 RULE_GREY = "#8a8f98"
@@ -64,35 +63,6 @@ class CupGauge(QWidget):
         painter.setFont(ui_font(14, bold=True))
         text = "–" if self.remaining is None else str(self.remaining)
         painter.drawText(QRectF(0, 14, w, h - 20), Qt.AlignmentFlag.AlignCenter, text)
-
-
-class MarkerCard(QFrame):
-    """One drawn marker or effect: its name, rule ID and what it does."""
-
-    def __init__(self, number: str, name: str, effect: str, rule: str, parent=None):
-        super().__init__(parent)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setObjectName("marker-card")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 6, 5)
-        layout.setSpacing(1)
-        head = QLabel()
-        head.setTextFormat(Qt.TextFormat.RichText)
-        head.setFont(ui_font(9))
-        head.setWordWrap(True)
-        # non-breaking hyphens: a rule ID wraps as a whole, never at "SGE-EV-"
-        rule_html = (f' <span style="color:{RULE_GREY}; font-size:small">'
-                     f'{html.escape(rule).replace("-", chr(0x2011))}</span>' if rule else "")
-        head.setText(f"<b>{html.escape(number)}{html.escape(name)}</b>{rule_html}")
-        layout.addWidget(head)
-        self.effect_label = QLabel(effect or "(no description)")
-        self.effect_label.setWordWrap(True)
-        self.effect_label.setFont(ui_font(8.5))
-        self.effect_label.setTextFormat(Qt.TextFormat.PlainText)
-        layout.addWidget(self.effect_label)
-        self.setToolTip(f"{name}" + (f" ({rule})" if rule else "") + (f"\n{effect}" if effect
-                                                                       else ""))
-        self.name = name
 
 
 def marker_chip(kind: str) -> QPixmap:
@@ -162,6 +132,32 @@ class MarkersAvailableBox(QGroupBox):
             self.rows["_empty"] = (empty, QLabel())
 
 
+def nobreak(rule: str) -> str:
+    """A rule ID with non-breaking hyphens, so it wraps as a whole, never at "SGE-EV-"."""
+    return rule.replace("-", "\u2011")
+
+
+def marker_html(number: str, marker: dict) -> str:
+    name = html.escape(marker.get("name") or marker.get("id", "?"))
+    rule = marker.get("rule", "")
+    rule_html = (f' <span style="color:{RULE_GREY}; font-size:small">'
+                 f"{html.escape(nobreak(rule))}</span>" if rule else "")
+    effect = html.escape(marker.get("effect") or "(no description)")
+    return (f'<p style="margin-top:2px; margin-bottom:6px"><b>{number}{name}</b>{rule_html}<br>'
+            f"{effect}</p>")
+
+
+def cup_html(drawn: list[dict], effects: list[dict]) -> str:
+    """The effects in play first (they bear on the decisions now), then the draws in order."""
+    parts = [f"<h4 style='margin-bottom:2px'>Effects in play ({len(effects)})</h4>"]
+    parts += [marker_html("", m) for m in effects] or [
+        f'<p style="color:{RULE_GREY}">None.</p>']
+    parts.append(f"<h4 style='margin-bottom:2px'>Drawn this turn ({len(drawn)})</h4>")
+    parts += [marker_html(f"{k}. ", m) for k, m in enumerate(drawn, start=1)] or [
+        f'<p style="color:{RULE_GREY}">No marker drawn yet this turn.</p>']
+    return "".join(parts)
+
+
 class CupWidget(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -189,28 +185,16 @@ class CupWidget(QWidget):
                "remain is hidden, as on the table.")
         self.gauge.setToolTip(tip)
         self.remaining_label.setToolTip(tip)
-
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        inner = QWidget()
-        self.cards = QVBoxLayout(inner)
-        self.cards.setContentsMargins(8, 0, 8, 8)
-        self.cards.setSpacing(4)
-        self.scroll.setWidget(inner)
-        outer.addWidget(self.scroll, 1)
-        self.drawn_heading = self._heading("Drawn this turn")
-        self.effects_heading = self._heading("Effects in play")
-        self._shown: tuple | None = None
-        self.drawn_cards: list[MarkerCard] = []
-        self.effect_cards: list[MarkerCard] = []
-
-    @staticmethod
-    def _heading(text: str) -> QLabel:
-        label = QLabel(text)
-        label.setFont(ui_font(9.5, bold=True))
-        return label
+        # Rich text in a browser: it wraps and scrolls long effect texts at any dock size.
+        self.markers = QTextBrowser()
+        self.markers.setFont(ui_font(8.5))
+        self.markers.setFrameShape(QFrame.Shape.NoFrame)
+        self.markers.setOpenLinks(False)
+        self.markers.document().setDocumentMargin(8)
+        outer.addWidget(self.markers, 1)
+        self.drawn: list[dict] = []
+        self.effects: list[dict] = []
+        self._shown: str | None = None
 
     def show_cup(self, cup: dict | None) -> None:
         if cup is None:
@@ -227,44 +211,12 @@ class CupWidget(QWidget):
         self._fill(cup.get("drawn", []), cup.get("effects", []))
 
     def _fill(self, drawn: list[dict], effects: list[dict]) -> None:
-        key = (tuple((m.get("id"), m.get("effect")) for m in drawn),
-               tuple((m.get("id"), m.get("effect")) for m in effects))
-        if key == self._shown:
-            return      # the same markers: keep the cards (and the scroll position)
-        self._shown = key
-        while self.cards.count():
-            item = self.cards.takeAt(0)
-            if item.widget() is not None and item.widget() not in (self.drawn_heading,
-                                                                   self.effects_heading):
-                item.widget().deleteLater()
-        self.effects_heading.setText(f"Effects in play ({len(effects)})")
-        self.cards.addWidget(self.effects_heading)
-        self.effect_cards = [MarkerCard("", m.get("name", m.get("id", "?")), m.get("effect", ""),
-                                        m.get("rule", "")) for m in effects]
-        for card in self.effect_cards:
-            self.cards.addWidget(card)
-        if not effects:
-            self.cards.addWidget(self._empty("None."))
-        self.drawn_heading.setText(f"Drawn this turn ({len(drawn)})")
-        self.cards.addSpacing(4)
-        self.cards.addWidget(self.drawn_heading)
-        self.drawn_cards = [MarkerCard(f"{k}. ", m.get("name", m.get("id", "?")),
-                                       m.get("effect", ""), m.get("rule", ""))
-                            for k, m in enumerate(drawn, start=1)]
-        for card in self.drawn_cards:
-            self.cards.addWidget(card)
-        if not drawn:
-            self.cards.addWidget(self._empty("No marker drawn yet this turn."))
-        self.cards.addStretch(1)
-
-    def _empty(self, text: str) -> QLabel:
-        label = QLabel(text)
-        label.setFont(ui_font(8.5))
-        pal = label.palette()
-        pal.setColor(QPalette.ColorRole.WindowText, dim_text(self))
-        label.setPalette(pal)
-        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        return label
+        self.drawn, self.effects = list(drawn), list(effects)
+        text = cup_html(drawn, effects)
+        if text == self._shown:
+            return      # the same markers: keep the scroll position
+        self._shown = text
+        self.markers.setHtml(text)
 
 
 class CupDock(DockPanel):

@@ -74,13 +74,14 @@ def die_words(record: dict) -> str:
 
 
 def roll_reason(entry: dict) -> str:
-    """The reason of a roll: its log text up to the die ("AERT for the Randoids in 23")."""
+    """The reason of a roll: its log text up to the die ("AERT for the Randoids in 23"), or
+    all of it when the die is not named in it ("Drawn from the pool (72 of 99): Rebellion")."""
     text = entry.get("text", "")
     dice = entry.get("dice") or []
     die = str(dice[0].get("die", "")) if dice else ""
-    for marker in (f": {die} ", ": random sector", ": "):
-        if marker.strip() and marker in text:
-            return text.split(marker, 1)[0] if marker != ": " else text.rsplit(marker, 1)[0]
+    for marker in (f": {die} ", ": random sector"):
+        if die and marker in text:
+            return text.split(marker, 1)[0]
     return text
 
 

@@ -29,19 +29,20 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
-    QListView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from struggle_desktop.ui.docks.base import DockPanel
-from struggle_desktop.ui.docks.style import blend, dim_text, ui_font
+from struggle_desktop.ui.docks.style import blend, ui_font
 
 EntryRole = Qt.ItemDataRole.UserRole + 1
 
@@ -105,8 +106,17 @@ def split_refs(text: str, refs: list[str]) -> list[Segment]:
     return segments
 
 
+def when(entry: dict) -> str:
+    """The short time column: "T2 P9", or "Set-up" before the first turn."""
+    if not entry.get("turn"):
+        return "Set-up"
+    return f"T{entry.get('turn')} P{entry.get('phase')}"
+
+
 def entry_tooltip(entry: dict) -> str:
-    head = f"Turn {entry.get('turn')}, phase {entry.get('phase')} · {entry.get('rule', '')}"
+    time = (f"Turn {entry.get('turn')}, phase {entry.get('phase')}" if entry.get("turn")
+            else "Set-up")
+    head = f"{time} · {entry.get('rule', '')}"
     lines = [head] + textwrap.wrap(entry.get("text", ""), 90)
     for die in entry.get("dice") or []:
         mods = "".join(f" {'+' if n >= 0 else '−'}{abs(n)} {label}"
@@ -235,6 +245,12 @@ class LogDelegate(QStyledItemDelegate):
         self.time_width = self.small_metrics.horizontalAdvance(self.TIME_WIDTH_TEXT) + 8
         self.rule_width = self.small_metrics.horizontalAdvance(self.RULE_WIDTH_TEXT) + 8
         self.row_height = max(self.metrics.height(), self.bold_metrics.height()) + 6
+        self.underlined = QFont(self.font)
+        self.underlined.setUnderline(True)
+        self.bold_underlined = QFont(self.bold)
+        self.bold_underlined.setUnderline(True)
+        self._colours_key: int | None = None
+        self._colours: dict[str, QColor] = {}
 
     def sizeHint(self, option, index) -> QSize:
         return QSize(400, self.row_height)
@@ -278,59 +294,79 @@ class LogDelegate(QStyledItemDelegate):
                 return segment.ref
         return ""
 
+    def colours(self, palette: QPalette) -> dict[str, QColor]:
+        """The row colours for ``palette``, worked out once per palette, not per row."""
+        key = palette.cacheKey()
+        if self._colours_key != key:
+            base = palette.color(QPalette.ColorRole.Base)
+            text = palette.color(QPalette.ColorRole.Text)
+            link = palette.color(QPalette.ColorRole.Link)
+            self._colours = {
+                "base": base, "text": text, "link": link,
+                "dim": blend(text, base, 0.45),
+                "header": blend(base, palette.color(QPalette.ColorRole.Mid), 0.35),
+                "alternate": palette.color(QPalette.ColorRole.AlternateBase),
+                "highlight": palette.color(QPalette.ColorRole.Highlight),
+                "highlighted_text": palette.color(QPalette.ColorRole.HighlightedText),
+                "chip": blend(base, link, 0.12),
+            }
+            self._colours_key = key
+        return self._colours
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         painter.save()
         row = index.row()
         model: LogModel = index.model()
         entry = model.entry(row)
         rect = option.rect
-        palette = option.palette
+        colours = self.colours(option.palette)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         header = entry.get("kind") in HEADER_KINDS
-        base = palette.color(QPalette.ColorRole.Base)
         if selected:
-            painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
+            painter.fillRect(rect, colours["highlight"])
         elif header:
-            painter.fillRect(rect, blend(base, palette.color(QPalette.ColorRole.Mid), 0.35))
+            painter.fillRect(rect, colours["header"])
         elif row % 2:
-            painter.fillRect(rect, palette.color(QPalette.ColorRole.AlternateBase))
+            painter.fillRect(rect, colours["alternate"])
         bar = KIND_COLOURS.get(entry.get("kind", ""))
         if bar is not None:
             painter.fillRect(QRect(rect.left() + 1, rect.top() + 2, 3, rect.height() - 4), bar)
-        text_colour = palette.color(QPalette.ColorRole.HighlightedText if selected
-                                    else QPalette.ColorRole.Text)
-        dim = text_colour if selected else dim_text(self.view)
-        link = (text_colour if selected else palette.color(QPalette.ColorRole.Link))
+        text_colour = colours["highlighted_text" if selected else "text"]
+        dim = text_colour if selected else colours["dim"]
+        link = text_colour if selected else colours["link"]
         layout = self.layout(rect, row)
         painter.setFont(self.small)
         painter.setPen(dim)
-        align = Qt.AlignmentFlag.AlignVCenter
-        painter.drawText(layout.time_rect, align | Qt.AlignmentFlag.AlignLeft,
-                         f"T{entry.get('turn')} P{entry.get('phase')}")
+        align = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+        painter.drawText(layout.time_rect, align, when(entry))
         if layout.rule_rect.width():
-            painter.drawText(layout.rule_rect, align | Qt.AlignmentFlag.AlignRight,
+            painter.drawText(layout.rule_rect,
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
                              self.small_metrics.elidedText(entry.get("rule", ""),
                                                            Qt.TextElideMode.ElideLeft,
                                                            layout.rule_rect.width()))
         hovered = self.view.hovered
+        plain = self.bold if header else self.font
         for where, segment, text in layout.pieces:
-            font = QFont(self.bold if header else self.font)
             if segment.ref:
                 painter.setPen(link)
-                underline = hovered == (row, segment.ref)
-                font.setUnderline(underline)
                 if segment.chip:
-                    chip = where.adjusted(-3, 3, 3, -3)
-                    painter.fillRect(chip, blend(base, link, 0.12))
+                    painter.fillRect(where.adjusted(-3, 3, 3, -3), colours["chip"])
+                if hovered == (row, segment.ref):
+                    painter.setFont(self.bold_underlined if header else self.underlined)
+                else:
+                    painter.setFont(plain)
             else:
                 painter.setPen(text_colour)
-            painter.setFont(font)
-            painter.drawText(where, align | Qt.AlignmentFlag.AlignLeft, text)
+                painter.setFont(plain)
+            painter.drawText(where, align, text)
         painter.restore()
 
 
-class LogView(QListView):
-    """The list with link hovering and clicking."""
+class LogView(QTableView):
+    """The list with link hovering and clicking. A one-column table with rows of a fixed
+    height: it takes new rows without laying out the old ones again (a list or tree view
+    walks every row on each insertion)."""
 
     ref_hovered = Signal(str)
     ref_activated = Signal(str)
@@ -339,15 +375,22 @@ class LogView(QListView):
         super().__init__(parent)
         self.hovered: tuple[int, str] | None = None
         self._pressed: tuple[int, str] | None = None
-        self.setUniformItemSizes(True)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        self.horizontalHeader().hide()
+        self.horizontalHeader().setStretchLastSection(True)
+        self.verticalHeader().hide()
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setMouseTracking(True)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(500)
         self.delegate = LogDelegate(self)
         self.setItemDelegate(self.delegate)
+        rows = self.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.delegate.row_height)
+        rows.setMinimumSectionSize(1)
         self.activated.connect(self._activate_row)
 
     def ref_at(self, pos: QPoint) -> tuple[int, str] | None:

@@ -160,7 +160,7 @@ class BandTrack(QWidget):
         self.value_text = ""
         self.explanation = ""
         self.setMinimumWidth(200)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(self.sizeHint().height())
         self.setMouseTracking(True)
 
     def set_track(self, low: float, high: float, bands: list[Band], ticks: list[float],

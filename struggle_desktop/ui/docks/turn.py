@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -79,65 +80,130 @@ def continue_state(board: dict | None) -> tuple[bool, str, str]:
 
 
 class PhaseTrack(QWidget):
-    """The fourteen phases of a turn, one per row: done ones ticked, the current one lit."""
+    """The fourteen phases of a turn: done ones dimmed, the current one lit. Compact, it is a
+    strip of numbered badges (the name of each in its tooltip); expanded, one named row each."""
 
     ROW = 19
+    BADGE = 17
+    GAP = 2
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.names: list[str] = []
         self.current = 0
+        self.expanded = False
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_phases(self, names: list[str], current: int) -> None:
         self.names, self.current = list(names), current
-        lines = [f"{'▶' if k == current else '  '} {k}. {name}"
-                 for k, name in enumerate(self.names, start=1)]
-        self.setToolTip("The phases of a turn:\n" + "\n".join(lines))
+        self._fit()
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.expanded = expanded
+        self._fit()
+
+    def _fit(self) -> None:
+        self.setMinimumHeight(self.heightForWidth(self.width() or self.sizeHint().width()))
         self.updateGeometry()
         self.update()
 
+    # geometry
+    def per_row(self, width: int) -> int:
+        return max(1, (width + self.GAP) // (self.BADGE + self.GAP))
+
+    def hasHeightForWidth(self) -> bool:
+        return not self.expanded
+
+    def heightForWidth(self, width: int) -> int:
+        if self.expanded:
+            return max(1, len(self.names)) * self.ROW + 2
+        rows = -(-max(1, len(self.names)) // self.per_row(width))
+        return rows * (self.BADGE + self.GAP) + 2
+
     def sizeHint(self) -> QSize:
-        return QSize(220, max(1, len(self.names)) * self.ROW + 2)
+        width = 220 if self.expanded else len(self.names) * (self.BADGE + self.GAP)
+        return QSize(max(width, 100), self.heightForWidth(max(width, 100)))
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(160, self.sizeHint().height())
+        return QSize(100, self.heightForWidth(self.width() or 100))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        height = self.heightForWidth(self.width())
+        if height != self.minimumHeight():
+            self.setMinimumHeight(height)      # the strip may wrap to another row
+
+    def badge_rect(self, k: int) -> QRectF:
+        """The badge of phase ``k`` (1-based)."""
+        if self.expanded:
+            row = self.row_rect(k)
+            return QRectF(row.left() + 4, row.top() + 2, row.height() - 4, row.height() - 4)
+        per_row = self.per_row(self.width())
+        col, line = (k - 1) % per_row, (k - 1) // per_row
+        step = self.BADGE + self.GAP
+        return QRectF(1 + col * step, 1 + line * step, self.BADGE, self.BADGE)
 
     def row_rect(self, k: int) -> QRectF:
-        """The row of phase ``k`` (1-based)."""
         return QRectF(0, 1 + (k - 1) * self.ROW, self.width(), self.ROW)
 
+    def phase_at(self, x: float, y: float) -> int:
+        for k in range(1, len(self.names) + 1):
+            area = self.row_rect(k) if self.expanded else self.badge_rect(k)
+            if area.contains(x, y):
+                return k
+        return 0
+
+    def describe(self, k: int) -> str:
+        state = ("now" if k == self.current else "done this turn" if k < self.current
+                 else "to come")
+        return f"Phase {k}: {self.names[k - 1]} ({state})"
+
+    def event(self, event) -> bool:
+        if event.type() == event.Type.ToolTip:
+            k = self.phase_at(event.pos().x(), event.pos().y())
+            if k:
+                QToolTip.showText(event.globalPos(), self.describe(k), self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
+
+    # painting
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         text = self.palette().color(QPalette.ColorRole.WindowText)
+        window = self.palette().color(QPalette.ColorRole.Window)
         dim = dim_text(self)
         normal = ui_font(8.5)
         bold = ui_font(8.5, bold=True)
         for k, name in enumerate(self.names, start=1):
-            row = self.row_rect(k)
-            badge = QRectF(row.left() + 4, row.top() + 2, row.height() - 4, row.height() - 4)
-            if k == self.current:
+            badge = self.badge_rect(k)
+            done, now = k < self.current, k == self.current
+            if now and self.expanded:
                 painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(blend(ACCENT, self.palette().color(QPalette.ColorRole.Window),
-                                       0.55))
-                painter.drawRoundedRect(row.adjusted(0, 0.5, 0, -0.5), 4, 4)
+                painter.setBrush(blend(ACCENT, window, 0.55))
+                painter.drawRoundedRect(self.row_rect(k).adjusted(0, 0.5, 0, -0.5), 4, 4)
+            if now:
                 painter.setBrush(ACCENT)
                 painter.setPen(QPen(ACCENT.darker(160), 1))
-            elif k < self.current:
-                painter.setBrush(Qt.BrushStyle.NoBrush)
+            elif done:
+                painter.setBrush(blend(dim, window, 0.6) if not self.expanded
+                                 else Qt.BrushStyle.NoBrush)
                 painter.setPen(QPen(dim, 1))
             else:
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.setPen(QPen(text, 1))
             painter.drawEllipse(badge)
             painter.setFont(ui_font(7, bold=True))
-            painter.setPen(readable_on(ACCENT) if k == self.current else (dim if k < self.current
-                                                                           else text))
-            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, "✓" if k < self.current
-                             else str(k))
-            painter.setFont(bold if k == self.current else normal)
-            painter.setPen(dim if k < self.current else text)
+            painter.setPen(readable_on(ACCENT) if now else (dim if done else text))
+            mark = "✓" if done and self.expanded else str(k)
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, mark)
+            if not self.expanded:
+                continue
+            row = self.row_rect(k)
+            painter.setFont(bold if now else normal)
+            painter.setPen(dim if done else text)
             label_rect = row.adjusted(badge.right() + 6 - row.left(), 0, -4, 0)
             elided = QFontMetricsF(painter.font()).elidedText(
                 name, Qt.TextElideMode.ElideRight, label_rect.width())
@@ -156,10 +222,19 @@ class TurnWidget(QWidget):
         self.scenario_label = QLabel()
         self.scenario_label.setFont(ui_font(8.5))
         layout.addWidget(self.scenario_label)
+        phase_row = QHBoxLayout()
         self.phase_label = QLabel()
         self.phase_label.setFont(ui_font(9.5, bold=True))
         self.phase_label.setWordWrap(True)
-        layout.addWidget(self.phase_label)
+        phase_row.addWidget(self.phase_label, 1)
+        self.names_button = QToolButton()
+        self.names_button.setCheckable(True)
+        self.names_button.setAutoRaise(True)
+        self.names_button.setArrowType(Qt.ArrowType.DownArrow)
+        self.names_button.setToolTip("Show the names of all the phases")
+        self.names_button.toggled.connect(self.show_names)
+        phase_row.addWidget(self.names_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(phase_row)
         self.phases = PhaseTrack()
         layout.addWidget(self.phases)
         self.decision_heading = QLabel("Waiting for")
@@ -200,6 +275,14 @@ class TurnWidget(QWidget):
         speed_row.addStretch(1)
         layout.addLayout(speed_row)
         layout.addStretch(1)
+
+
+    def show_names(self, expanded: bool) -> None:
+        self.phases.set_expanded(expanded)
+        self.names_button.setArrowType(Qt.ArrowType.UpArrow if expanded
+                                       else Qt.ArrowType.DownArrow)
+        self.names_button.setToolTip("Show only the phase numbers" if expanded
+                                     else "Show the names of all the phases")
 
 
 class TurnDock(DockPanel):
@@ -247,6 +330,14 @@ class TurnDock(DockPanel):
         self._override = None
         if self._widget is not None:
             self._apply_continue()
+
+    def show_phase_names(self, shown: bool) -> None:
+        """Show every phase by name (True) or the compact strip of numbers (False)."""
+        self.ensure_widget().names_button.setChecked(shown)
+
+    @property
+    def phase_names_shown(self) -> bool:
+        return self._widget is not None and self._widget.phases.expanded
 
     def done_action(self) -> dict | None:
         """The action Continue stands for in the current position, if any."""
