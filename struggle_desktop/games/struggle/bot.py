@@ -16,6 +16,7 @@ from typing import Callable
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
+from struggle_desktop.games.struggle.imperial import ma_left
 
 HARMFUL = {"REBELLION", "USURPER", "IE-ARISES", "INVADERS", "MUTANT", "SMASH", "TECH-COLLAPSE",
            "ATTRITION", "REFORMS", "TROOPS-PAY", "WEB-RAIDERS", "PARANOIA", "ELITES",
@@ -72,6 +73,18 @@ class Bot:
             self._legal = self.game.legal_actions(self.state, "imperial", ctx=self.ctx)
         return self._legal
 
+    def phase_notes(self) -> dict:
+        """What the bot worked out earlier in this phase, for facts the Empire's own actions
+        in the phase cannot change. The notes live on the shared context, which is dropped
+        as soon as anything but the rules' own run changes the state (Ctx.current), and are
+        cleared when the turn, the phase or the kind of decision changes."""
+        notes = self.ctx.notes
+        key = (self.state["turn"], self.state["phase"], self.state["pending"]["kind"])
+        if notes.get("key") != key:
+            notes.clear()
+            notes["key"] = key
+        return notes
+
     def is_legal(self, action: dict) -> bool:
         return self.game.check_action(self.state, "imperial", action, ctx=self.ctx) is None
 
@@ -124,7 +137,18 @@ class Bot:
 
     def attack_value(self, n: int, kind: str) -> float:
         """Expected worth of an Imperial attack: Chaos losses minus Imperial losses, with
-        converted Chaos systems worth the most (they raise the VP)."""
+        converted Chaos systems worth the most (they raise the VP). Remembered for the phase
+        by everything the odds and the values read (combat.odds_inputs): one attack changes
+        only a few sectors, and the others need not be worked out again."""
+        from struggle_desktop.games.struggle.combat import odds_inputs
+
+        values = self.phase_notes().setdefault("attack_values", {})
+        key = (n, kind, odds_inputs(self.ctx, n))
+        if key not in values:
+            values[key] = self._attack_value(n, kind)
+        return values[key]
+
+    def _attack_value(self, n: int, kind: str) -> float:
         from struggle_desktop.games.struggle.combat import compute_odds
 
         odds = compute_odds(self.ctx, n, "imp", kind)
@@ -321,7 +345,11 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
             if bot.is_legal(action):
                 return action
     spend = rp - reserve
-    front = bot.frontier() or ctx.imperial_system_sectors()
+    # Purchases change neither the Chaos units nor the Imperial systems: one frontier a phase.
+    notes = bot.phase_notes()
+    if "front" not in notes:
+        notes["front"] = bot.frontier() or ctx.imperial_system_sectors()
+    front = notes["front"]
     if spend >= 3 and front:
         morph = sum(ctx.factor(u, "morph", defending=False) for u, r in ctx.units.items() if r["side"] == IMP)
         mil = sum(ctx.factor(u, "mil", defending=False) for u, r in ctx.units.items() if r["side"] == IMP)
@@ -339,55 +367,85 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
 
 @handles("movement")
 def _movement(bot: Bot, p: dict) -> dict | None:
-    plan = movement_plan(bot)
-    for action in plan:
-        if bot.is_legal(action):
-            return action
-    return {"verb": "done"}
-
-
-def movement_plan(bot: Bot) -> list[dict]:
     """Moves toward the best reachable attack, keeping a guard in the Core.
 
     Targets are Chaos-held sectors, scored by what they are worth (systems most) against
     their morph strength. Each Imperial stack outside a target goes, as a stack, to the best
     target its slowest unit can reach; the two first units in the Core stay as its guard.
+    Stacks move in sector order, one move_stack per decision (a stack move is always legal:
+    its target comes from the same costs the rules check).
     """
-    from struggle_desktop.games.struggle.imperial import stack_costs
-
     ctx = bot.ctx
-    index = bot.index
-    core = ctx.galaxy.core
-    targets = {}
-    for key, s in ctx.systems.items():
-        if s["side"] == CHAOS:
-            n = int(key)
-            targets[n] = 3 + 2 * ctx.effective_rv(s)
-    for n, uids in index.chaos.items():
-        targets[n] = targets.get(n, 0) + len(uids)
+    targets = movement_targets(bot)
     if not targets:
-        return []
-    actions = []
-    for n in sorted(index.imperial):
+        return {"verb": "done"}
+    core = ctx.galaxy.core
+    choices = bot.phase_notes().setdefault("stack_moves", {})
+    for n, uids in sorted(imperial_stacks(ctx).items()):
         if n in targets:
             continue
-        if n == core and ctx.imperial_controlled(core) and len(index.imperial[n]) <= 2:
+        if n == core and ctx.imperial_controlled(core) and len(uids) <= 2:
             continue
-        _uids, costs = stack_costs(ctx, n)
-        best = None
-        for m, cost in costs.items():
-            if m not in targets:
-                continue
+        # Movement changes neither the targets nor where a stack can go, so a stack's choice
+        # holds until its own units move or spend MA.
+        key = (n, tuple(uids), tuple(ma_left(ctx, uid) for uid in uids))
+        if key not in choices:
+            choices[key] = stack_target(ctx, n, targets)
+        if choices[key] is not None:
+            return {"verb": "move_stack", "from": n, "to": choices[key]}
+    return {"verb": "done"}
+
+
+def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
+    """Chaos-held sectors -> (worth, morph defence). The Empire's moves do not change them,
+    so they are worked out once per movement phase."""
+    notes = bot.phase_notes()
+    if "targets" not in notes:
+        ctx = bot.ctx
+        index = bot.index
+        worth: dict[int, int] = {}
+        for key, s in ctx.systems.items():
+            if s["side"] == CHAOS:
+                worth[int(key)] = 3 + 2 * ctx.effective_rv(s)
+        for n, uids in index.chaos.items():
+            worth[n] = worth.get(n, 0) + len(uids)
+        targets = {}
+        for m, w in worth.items():
             defence = index.chaos_morph(m)
             s = ctx.system_at(m)
             if s is not None and s["side"] == CHAOS:
                 defence += ctx.system_values(s)[1]
-            key = (targets[m] / (1 + defence), -cost, -m)
-            if best is None or key > best[0]:
-                best = (key, m)
-        if best is not None:
-            actions.append({"verb": "move_stack", "from": n, "to": best[1]})
-    return actions
+            targets[m] = (w, defence)
+        notes["targets"] = targets
+    return notes["targets"]
+
+
+def imperial_stacks(ctx: Ctx) -> dict[int, list[str]]:
+    """Sector -> the Imperial mobile units there, by counter id."""
+    units = ctx.units
+    stacks = {}
+    for n, uids in ctx._index().items():
+        mine = [uid for uid in uids if units[uid]["side"] == IMP]
+        if mine:
+            stacks[n] = sorted(mine)
+    return stacks
+
+
+def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int | None:
+    """The best target the stack in n can reach: most worth per defence, then nearest, then
+    the lowest number."""
+    from struggle_desktop.games.struggle.imperial import stack_costs
+
+    _uids, costs = stack_costs(ctx, n)
+    best = None
+    for m, cost in costs.items():
+        target = targets.get(m)
+        if target is None:
+            continue
+        key = (target[0] / (1 + target[1]), -cost, -m)
+        if best is None or key > best[0]:
+            best = (key, m)
+    return None if best is None else best[1]
 
 
 @handles("combat")

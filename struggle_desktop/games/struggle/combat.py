@@ -264,18 +264,28 @@ def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: 
 
 
 # ---------------------------------------------------------------------------- resolve
+def result_odds(ctx: Ctx, differential: int, modifier: int) -> tuple[int, dict[str, float]]:
+    """The CRT column of a differential and the chance of each result with a die modifier
+    (each of the ten faces equally likely), worked out once per pair."""
+    key = (differential, modifier)
+    found = ctx.data.combat_odds.get(key)
+    if found is None:
+        col = column_of(ctx, differential)
+        counts: dict[str, int] = {}
+        for face in range(10):
+            r = result_for(ctx, col, face + modifier)
+            counts[r] = counts.get(r, 0) + 1
+        found = ctx.data.combat_odds[key] = (col, {r: c / 10 for r, c in sorted(counts.items())})
+    return found
+
+
 def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
     attack, defence = strengths(ctx, n, attacker, kind)
     diff = attack - defence
-    col = column_of(ctx, diff)
     mods = modifiers(ctx, n, attacker, kind)
+    col, results = result_odds(ctx, diff, sum(m for _, m in mods))
     odds = Odds(n, attacker, kind, attack, defence, diff, col, mods)
-    total = sum(m for _, m in mods)
-    counts: dict[str, int] = {}
-    for face in range(10):
-        r = result_for(ctx, col, face + total)
-        counts[r] = counts.get(r, 0) + 1
-    odds.results = {r: c / 10 for r, c in sorted(counts.items())}
+    odds.results = dict(results)
     own = IMP if attacker == "imp" else CHAOS
     exposed = {}
     for r in odds.results:
@@ -285,6 +295,27 @@ def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
                 exposed[side] = exposure(ctx, n, side, kind)
             odds.affected[r] = strike(exposed[side], int(r[1]))
     return odds
+
+
+def odds_inputs(ctx: Ctx, n: int) -> tuple:
+    """Everything about sector n that the odds of a combat there (``compute_odds``: the
+    strengths, modifiers and exposures) and the worth of the units struck read: two combats
+    in n with equal inputs have the same odds. Keep it in step with those functions."""
+    units = ctx.units
+    here = ctx._index().get(n, ())
+    mobile = tuple((uid, units[uid]["side"], units[uid]["force"], units[uid]["leader"])
+                   for uid in here)
+    forces = ctx.state["forces"]
+    present = {u[2] for u in mobile if u[2] is not None}
+    chaos_forces = tuple((fid, ctx.force_location(fid), forces[fid]["kind"], forces[fid]["leader"])
+                         for fid in forces if fid in present)
+    s = ctx.system_at(n)
+    system = None if s is None else (s["id"], s["side"], bool(s.get("irs")))
+    types = ctx.data.unit_types
+    # Trans-humans' factors follow the CI (SGE-TH-2); nothing else here does.
+    ci = ctx.state["ci2"] if any(types[units[uid]["type"]].mil is None
+                                 or types[units[uid]["type"]].morph is None for uid in here) else None
+    return (mobile, chaos_forces, system, nexus_protected(ctx, n), tuple(ctx.state["effects"]), ci)
 
 
 def preview(ctx: Ctx, n: int, attacker: str, kind: str) -> dict:

@@ -60,6 +60,8 @@ class Ctx(Context):
         self._pos: dict[str, int] = {}
         self._next = 0
         self._seen = Ctx.edits
+        #: Derived facts a read-only user (the bot) keeps while this context stays current.
+        self.notes: dict = {}
 
     #: Counts the changes of units made through any Ctx. A context kept between actions
     #: (StruggleGame.shared_context) is trusted only while no other Ctx changed anything.

@@ -97,6 +97,12 @@ class StruggleData:
         return out
 
     @cached_property
+    def combat_odds(self) -> dict[tuple[int, int], tuple[int, dict[str, float]]]:
+        """(differential, die modifier) -> (CRT column, result -> chance), filled by
+        combat.compute_odds as combats are worked out: the tables do not change once loaded."""
+        return {}
+
+    @cached_property
     def markers(self) -> dict[str, dict]:
         """Chaos event marker id -> its row of event_pool.yaml."""
         return {m["id"]: m for m in self.tables["event_pool"]["markers"]}

@@ -455,7 +455,7 @@ def _imp_units_by_sector(ctx: Ctx) -> dict[int, list[str]]:
 def stack_costs(ctx: Ctx, n: int) -> tuple[list[str], dict[int, int]]:
     """The Imperial mobile units in n and the least costs from n within the largest MA left
     among them (used by move_stack)."""
-    uids = sorted(uid for uid, u in ctx.units.items() if u["loc"] == n and u["side"] == IMP)
+    uids = sorted(ctx.imp_mobile_at(n))
     top = max((ma_left(ctx, uid) for uid in uids), default=0)
     return uids, costs_from(ctx, n, top)
 
