@@ -268,6 +268,11 @@ class TurnWidget(QWidget):
             button.setFont(ui_font(8.5))
             button.setToolTip(SPEED_TIPS[speed])
             button.setAutoRaise(False)
+            # the chosen speed must read at a glance in light and dark themes alike
+            button.setStyleSheet(
+                "QToolButton { padding: 2px 9px; border: 1px solid palette(mid); }"
+                f"QToolButton:checked {{ background: {ACCENT.name()}; color: #111111;"
+                f" border-color: {ACCENT.darker(160).name()}; font-weight: bold; }}")
             self.speed_group.addButton(button)
             self.speed_buttons[speed] = button
             speed_row.addWidget(button)
