@@ -9,6 +9,7 @@ override is validated the same way and recorded (name and digest) in every save.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +19,7 @@ import jsonschema
 import yaml
 
 from struggle_desktop.engine.canonical import digest
+from struggle_desktop.engine.datacache import cached
 from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.paths import user_config_dir
 
@@ -56,9 +58,15 @@ def validate(data: Any, schema_path: Path, source: str) -> None:
 
 
 def load_validated(path: Path, schema_path: Path) -> Any:
-    data = read_yaml(path)
-    validate(data, schema_path, str(path))
-    return data
+    """Parse and check ``path``; a result for the very same file and schema bytes is reused
+    from the data cache (engine/datacache.py)."""
+    def build() -> Any:
+        data = read_yaml(path)
+        validate(data, schema_path, str(path))
+        return data
+
+    return cached("yaml-" + hashlib.sha256(str(path).encode()).hexdigest()[:12],
+                  (path, schema_path), build)
 
 
 @dataclass

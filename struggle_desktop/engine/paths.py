@@ -54,3 +54,11 @@ def user_data_dir() -> Path:
     if home:
         return Path(home) / "data"
     return Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def user_cache_dir() -> Path:
+    """Rebuildable files (checked data); safe to delete at any time."""
+    home = os.environ.get("STRUGGLE_DESKTOP_HOME")
+    if home:
+        return Path(home) / "cache"
+    return Path(platformdirs.user_cache_dir(APP_NAME))

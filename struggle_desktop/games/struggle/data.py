@@ -14,8 +14,10 @@ from typing import Any
 
 from struggle_desktop.engine.canonical import digest
 from struggle_desktop.engine.data import TableSet, load_tables, load_validated
+from struggle_desktop.engine.datacache import cached
 from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.paths import assets_dir, scenarios_dir
+from struggle_desktop.games.struggle import galaxy as galaxy_module
 from struggle_desktop.games.struggle.galaxy import Galaxy, MapError, load_galaxy
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
@@ -57,7 +59,11 @@ class StruggleData:
     @cached_property
     def galaxy(self) -> Galaxy:
         try:
-            return load_galaxy(self.map_data)
+            # Checking the geometry is slow; its result for these map bytes is cached.
+            # The key covers the checking code too (galaxy.py), not only the map.
+            return cached("struggle-galaxy", [assets_dir() / "maps" / MAP_FILE,
+                                              Path(galaxy_module.__file__)],
+                          lambda: load_galaxy(self.map_data))
         except MapError as exc:
             raise DataError(f"galaxy map: {exc}") from None
 
