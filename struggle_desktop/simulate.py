@@ -261,6 +261,9 @@ def simulate(game: Any, scenario: str, games: int, seed: int,
     # Load the tables and the map before the clock starts (forked workers inherit them), so
     # that ``seconds`` and ``games_per_second`` measure the games themselves.
     game.data_digest()
+    warm_up = getattr(game, "warm_up", None)
+    if warm_up is not None:
+        warm_up()
 
     started = time.perf_counter()
     results: list[GameResult] = []

@@ -437,10 +437,10 @@ def merge_detachments(ctx: Ctx, ie: int) -> None:
 
 def threatened(ctx: Ctx, ie: int, n: int) -> bool:
     """SGE-IE-6: Imperial mobile units or a hostile force's units in n or next to it."""
+    at = ctx._index()
     for m in (n, *ctx.galaxy.neighbours[n]):
-        for u in ctx.units.values():
-            if u["loc"] != m:
-                continue
+        for uid in at.get(m, ()):
+            u = ctx.units[uid]
             if u["side"] == IMP:
                 return True
             if u["force"] is not None:

@@ -559,8 +559,9 @@ class Ctx(Context):
             limit = self.data["event_values"]["institute_return_strength"]
             for inst in list(st["institutes"]):
                 totals: dict[str, list[int]] = {}
-                for uid, u in self.units.items():
-                    if u["loc"] == inst["loc"] and u["side"] == CHAOS and u["force"] is not None:
+                for uid in self._index().get(inst["loc"], ()):
+                    u = self.units[uid]
+                    if u["side"] == CHAOS and u["force"] is not None:
                         t = totals.setdefault(u["force"], [0, 0])
                         t[0] += self.factor(uid, "mil", defending=False)
                         t[1] += self.factor(uid, "morph", defending=False)

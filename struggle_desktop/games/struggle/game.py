@@ -216,6 +216,12 @@ class StruggleGame:
     def data_digest(self) -> str:
         return self.data.data_digest
 
+    def warm_up(self) -> None:
+        """Load and check everything the rules read, the galaxy's derived graph included,
+        so that the first game played does not pay for it (simulate calls this)."""
+        self.data.data_digest
+        self.data.galaxy
+
     def overrides(self) -> dict:
         return dict(self.data.tables.overrides)
 

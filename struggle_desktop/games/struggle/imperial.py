@@ -606,11 +606,15 @@ def attack_reason(ctx: Ctx, n, kind) -> str | None:
 def _attack_candidates(ctx: Ctx):
     """(sector, type) pairs worth asking the combat module about: only sectors holding both
     Imperial mobile units and Chaos units (it refuses all others anyway)."""
-    imperial, chaos = set(), set()
-    for u in ctx.units.values():
-        (imperial if u["side"] == IMP else chaos).add(u["loc"])
-    chaos.update(int(k) for k, s in ctx.systems.items() if s["side"] == CHAOS)
-    for n in sorted(imperial & chaos - {None}):
+    units = ctx.units
+    found = []
+    for n, uids in ctx._index().items():
+        sides = {units[uid]["side"] for uid in uids}
+        if IMP in sides:
+            s = ctx.system_at(n)
+            if CHAOS in sides or (s is not None and s["side"] == CHAOS):
+                found.append(n)
+    for n in sorted(found):
         for kind in COMBAT_KINDS:
             yield n, kind
 
