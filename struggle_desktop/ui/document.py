@@ -267,33 +267,25 @@ class GameDocument(QObject):
         if reason is not None:
             self.message.emit(f"Cannot undo: {reason}")
             return reason
-        record = self._undo.pop()
-        session = self.session
-        current = UndoRecord(session.state, list(session.actions), list(session.digests),
-                             record.label, redo_action=record.redo_action)
-        session.state, session.actions, session.digests = (record.state, record.actions,
-                                                          record.digests)
-        self._redo.append(current)
-        self._board = None
-        self.dirty = True
-        self._autosave()
-        self.message.emit(f"Undone: {record.label}")
-        self.changed.emit()
+        self._swap(self._undo, self._redo, "Undone")
         return None
 
     def redo(self) -> str | None:
         if not self._redo:
             return "there is nothing to redo"
-        record = self._redo.pop()
+        self._swap(self._redo, self._undo, "Redone")
+        return None
+
+    def _swap(self, source: list[UndoRecord], target: list[UndoRecord], verb: str) -> None:
+        """Install the session of ``source``'s last record; the present goes onto ``target``."""
+        record = source.pop()
         session = self.session
-        back = UndoRecord(session.state, list(session.actions), list(session.digests),
-                          record.label, redo_action=record.redo_action)
+        target.append(UndoRecord(session.state, list(session.actions), list(session.digests),
+                                 record.label, record.chance, record.redo_action))
         session.state, session.actions, session.digests = (record.state, record.actions,
                                                           record.digests)
-        self._undo.append(back)
         self._board = None
         self.dirty = True
         self._autosave()
-        self.message.emit(f"Redone: {record.label}")
+        self.message.emit(f"{verb}: {record.label}")
         self.changed.emit()
-        return None

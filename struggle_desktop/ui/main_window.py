@@ -127,6 +127,7 @@ class MainWindow(QMainWindow):
         from struggle_desktop.ui.docks.cup import CupDock, MarkersDock
         from struggle_desktop.ui.docks.dice import DiceDock
         from struggle_desktop.ui.docks.log import LogDock
+        from struggle_desktop.ui.docks.recruit import RecruitDock
         from struggle_desktop.ui.docks.stack import StackDock
         from struggle_desktop.ui.docks.tracks import ChaosIndexDock, ResourcesDock
         from struggle_desktop.ui.docks.turn import TurnDock
@@ -141,9 +142,10 @@ class MainWindow(QMainWindow):
         self.stack_dock = StackDock(doc, self)
         self.log_dock = LogDock(doc, self)
         self.dice_dock = DiceDock(doc, self)
-        self.docks = [self.turn_dock, self.decision_dock, self.ci_dock, self.resources_dock,
-                      self.cup_dock, self.markers_dock, self.stack_dock, self.log_dock,
-                      self.dice_dock]
+        self.recruit_dock = RecruitDock(doc, self, perform=self.perform)
+        self.docks = [self.turn_dock, self.decision_dock, self.recruit_dock, self.ci_dock,
+                      self.resources_dock, self.cup_dock, self.markers_dock, self.stack_dock,
+                      self.log_dock, self.dice_dock]
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         right = Qt.DockWidgetArea.RightDockWidgetArea
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
@@ -151,6 +153,9 @@ class MainWindow(QMainWindow):
         self.addDockWidget(left, self.ci_dock)
         self.addDockWidget(left, self.resources_dock)
         self.addDockWidget(right, self.decision_dock)
+        self.addDockWidget(right, self.recruit_dock)
+        self.tabifyDockWidget(self.decision_dock, self.recruit_dock)
+        self.decision_dock.raise_()
         self.addDockWidget(right, self.stack_dock)
         self.addDockWidget(right, self.cup_dock)
         self.addDockWidget(right, self.markers_dock)
@@ -346,7 +351,7 @@ class MainWindow(QMainWindow):
         self.scene.clear_emphasis()
         self.scene.show_board(board)
         self.stack_dock.show_sector(self.selected_sector)
-        self._update_continue()
+        self.turn_dock.clear_continue_override()   # the dock words Continue from the board
 
     def show_frame(self, frame: Frame, index: int, total: int) -> None:
         self.scene.show_board(frame.board)
@@ -359,20 +364,6 @@ class MainWindow(QMainWindow):
             self.turn_dock.set_continue(True, f"Next step ({index + 1} of {total})", "")
         else:
             self.turn_dock.set_continue(True, "Show the end now", "")
-
-    def _update_continue(self) -> None:
-        board = self.document.board
-        prompt = board.get("prompt") if board else None
-        done = self._done_action()
-        if board and board.get("outcome"):
-            self.turn_dock.set_continue(False, "Game over", "The game has ended")
-        elif done is not None:
-            self.turn_dock.set_continue(True, f"Continue → {board['next_step']}", "")
-        elif prompt is not None:
-            self.turn_dock.set_continue(False, "Decide first",
-                                        f"The game waits for your decision: {prompt['text']}")
-        else:
-            self.turn_dock.set_continue(False, "Continue", "")
 
     def _done_action(self) -> dict | None:
         board = self.document.board
