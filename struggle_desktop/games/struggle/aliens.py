@@ -68,6 +68,16 @@ def messiah_zone(ctx: Ctx) -> frozenset[int]:
     return frozenset(zone)
 
 
+def in_messiah_zone(ctx: Ctx, n: int) -> bool:
+    """Whether n lies in ``messiah_zone`` (without building the zone)."""
+    for a in ctx.state["aliens"]:
+        if a["kind"] == "MESSIAH":
+            d = ctx.galaxy.dist[a["loc"]].get(n)
+            if a["loc"] == n or (d is not None and d <= messiah_radius(ctx, a)):
+                return True
+    return False
+
+
 def alien_blocks_attack(ctx: Ctx, n: int, kind: str) -> str | None:
     """The reason an attack of ``kind`` ("mil" or "morph") may not start in n, or None
     (SGE-CMB-5: the Hive forbids military attacks, the Randoids morph attacks, the Messiah's
@@ -80,7 +90,7 @@ def alien_blocks_attack(ctx: Ctx, n: int, kind: str) -> str | None:
         if kind == "morph" and a["kind"] == "RANDOIDS":
             return (f"the Randoids in {fmt_sector(n)} forbid morphogenetic attacks "
                     "(SGE-EV-RANDOIDS)")
-    if any(a["kind"] == "MESSIAH" for a in ctx.state["aliens"]) and n in messiah_zone(ctx):
+    if in_messiah_zone(ctx, n):
         return f"{fmt_sector(n)} lies in the Messiah's zone, where no attack may start (SGE-EV-MESSIAH)"
     return None
 

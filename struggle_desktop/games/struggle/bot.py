@@ -16,7 +16,9 @@ from typing import Callable
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
-from struggle_desktop.games.struggle.imperial import ma_left
+from struggle_desktop.games.struggle.combat import compute_odds, odds_inputs
+from struggle_desktop.games.struggle.imperial import (attack_options, extropy_cost, ma_left,
+                                                      stack_costs)
 
 HARMFUL = {"REBELLION", "USURPER", "IE-ARISES", "INVADERS", "MUTANT", "SMASH", "TECH-COLLAPSE",
            "ATTRITION", "REFORMS", "TROOPS-PAY", "WEB-RAIDERS", "PARANOIA", "ELITES",
@@ -66,6 +68,7 @@ class Bot:
         self.rng = rng
         self._legal: list[dict] | None = None
         self._index: SectorIndex | None = None
+        self._inputs: dict[int, tuple] = {}   # sector -> combat.odds_inputs, this decision
 
     @property
     def legal(self) -> list[dict]:
@@ -140,17 +143,15 @@ class Bot:
         converted Chaos systems worth the most (they raise the VP). Remembered for the phase
         by everything the odds and the values read (combat.odds_inputs): one attack changes
         only a few sectors, and the others need not be worked out again."""
-        from struggle_desktop.games.struggle.combat import odds_inputs
-
         values = self.phase_notes().setdefault("attack_values", {})
-        key = (n, kind, odds_inputs(self.ctx, n))
+        if n not in self._inputs:
+            self._inputs[n] = odds_inputs(self.ctx, n)
+        key = (n, kind, self._inputs[n])
         if key not in values:
             values[key] = self._attack_value(n, kind)
         return values[key]
 
     def _attack_value(self, n: int, kind: str) -> float:
-        from struggle_desktop.games.struggle.combat import compute_odds
-
         odds = compute_odds(self.ctx, n, "imp", kind)
         value = 0.0
         for result, prob in odds.results.items():
@@ -329,7 +330,9 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
     ctx = bot.ctx
     st = ctx.state
     rp = st["rp"]
-    upkeep = sum(ctx.data.unit_types[u["type"]].upkeep for u in ctx.units.values() if u["side"] == IMP)
+    types = ctx.data.unit_types
+    imperial = [uid for uid, u in ctx.units.items() if u["side"] == IMP]
+    upkeep = sum(types[ctx.units[uid]["type"]].upkeep for uid in imperial)
     income = sum(ctx.effective_rv(s) for s in ctx.systems.values() if s["side"] == IMP)
     reserve = max(0, upkeep - income) + 2
     prices = ctx.data["markers"]["prices"]
@@ -351,8 +354,8 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
         notes["front"] = bot.frontier() or ctx.imperial_system_sectors()
     front = notes["front"]
     if spend >= 3 and front:
-        morph = sum(ctx.factor(u, "morph", defending=False) for u, r in ctx.units.items() if r["side"] == IMP)
-        mil = sum(ctx.factor(u, "mil", defending=False) for u, r in ctx.units.items() if r["side"] == IMP)
+        morph = sum(ctx.factor(uid, "morph", defending=False) for uid in imperial)
+        mil = sum(ctx.factor(uid, "mil", defending=False) for uid in imperial)
         order = ("CG", "AF", "SF") if morph <= mil else ("AF", "SF", "CG")
         for code in order:
             t = ctx.data.unit_types[code]
@@ -434,13 +437,11 @@ def imperial_stacks(ctx: Ctx) -> dict[int, list[str]]:
 def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int | None:
     """The best target the stack in n can reach: most worth per defence, then nearest, then
     the lowest number."""
-    from struggle_desktop.games.struggle.imperial import stack_costs
-
     _uids, costs = stack_costs(ctx, n)
     best = None
-    for m, cost in costs.items():
-        target = targets.get(m)
-        if target is None:
+    for m, target in targets.items():   # keys are unique (they hold m): order is no matter
+        cost = costs.get(m)
+        if cost is None:
             continue
         key = (target[0] / (1 + target[1]), -cost, -m)
         if best is None or key > best[0]:
@@ -451,8 +452,6 @@ def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int
 @handles("combat")
 def _combat(bot: Bot, p: dict) -> dict | None:
     """The legal attack with the best expected exchange, if it is clearly worth it."""
-    from struggle_desktop.games.struggle.imperial import attack_options
-
     best = None
     for action in attack_options(bot.ctx):
         value = bot.attack_value(action["at"], action["type"])
@@ -483,8 +482,6 @@ def _expedition(bot: Bot, p: dict) -> dict | None:
 @handles("end_of_turn")
 def _extropy(bot: Bot, p: dict) -> dict | None:
     """Extropy when the CI is worth lowering and RP remain afterwards; then Illumination."""
-    from struggle_desktop.games.struggle.imperial import extropy_cost
-
     ctx = bot.ctx
     if ctx.ci > 20:
         action = {"verb": "extropy"}

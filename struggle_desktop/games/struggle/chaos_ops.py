@@ -12,6 +12,7 @@ Action verbs: ``{"verb": "alliance_move", "to": n}`` (``to`` may be the force's 
 
 from __future__ import annotations
 
+from struggle_desktop.games.struggle.aliens import nebula_at
 from struggle_desktop.games.struggle.combat import chaos_attack, prohibited, rebel_group_key
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
                                                      procedure, sector_ref)
@@ -20,12 +21,6 @@ from struggle_desktop.games.struggle.prompts import prompt
 SUBPHASES = ("usurper", "ie", "invader", "rebel")
 COLUMN = {"usurper": "usurper", "mutant": "usurper", "ie": "ie", "invader": "invader",
           "rebel": "rebel"}
-
-
-def nebula_at(ctx: Ctx, n: int) -> bool:
-    from struggle_desktop.games.struggle.aliens import nebula_at as _nebula_at
-
-    return _nebula_at(ctx, n)
 
 
 # ============================================================================ Phase 2
@@ -638,8 +633,9 @@ def phase5(ctx: Ctx, frame: dict) -> None:
         if empty:
             n = max(empty)
             ie = None
-            for fid, f in ctx.state["forces"].items():
-                if f["kind"] == "ie" and ctx.force_location(fid) == n:
+            for fid in ctx.forces_at(n):
+                f = ctx.state["forces"][fid]
+                if f["kind"] == "ie":
                     ie = f["ie"]
                     break
             ctx.place_system(n, CHAOS, "SGE-EV-COLONIZATION", ie=ie,

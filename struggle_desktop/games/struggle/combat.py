@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from struggle_desktop.games.struggle.aliens import alien_blocks_attack
 from struggle_desktop.games.struggle.context import (CHAOS, FORCE_ORDER, IMP, Ctx, fmt_sector,
                                                      sector_ref)
 
@@ -81,8 +82,9 @@ def side_units(ctx: Ctx, n: int, side: str) -> list[str]:
 
 
 def mutant_force_at(ctx: Ctx, n: int) -> str | None:
-    for fid, f in ctx.state["forces"].items():
-        if f["kind"] == "mutant" and ctx.force_location(fid) == n:
+    forces = ctx.state["forces"]
+    for fid in ctx.forces_at(n):
+        if forces[fid]["kind"] == "mutant":
             return fid
     return None
 
@@ -117,8 +119,9 @@ def modifiers(ctx: Ctx, n: int, attacker: str, kind: str) -> list[tuple[str, int
         if best_imp:
             mods.append(("Imperial leader", best_imp))
         chaos_leader = 0
-        for fid, f in ctx.state["forces"].items():
-            if f["kind"] != "mutant" and ctx.force_location(fid) == n:   # SGE-POOL-18
+        for fid in ctx.forces_at(n):
+            f = ctx.state["forces"][fid]
+            if f["kind"] != "mutant":   # SGE-POOL-18
                 chaos_leader = max(chaos_leader, f["leader"])
         if chaos_leader:
             mods.append(("Chaos leader", -chaos_leader))
@@ -212,9 +215,8 @@ def leftmost_force_at(ctx: Ctx, n: int) -> str | None:
     one type by entry into play). An IE's home detachment counts as a force of its IE
     (SGE-IE-5: it defends normally), so units turned in its sector join it."""
     best = None
-    for fid, f in ctx.state["forces"].items():
-        if ctx.force_location(fid) != n:
-            continue
+    for fid in ctx.forces_at(n):
+        f = ctx.state["forces"][fid]
         key = (FORCE_ORDER[f["kind"]], f["seq"])
         if best is None or key < best[0]:
             best = (key, fid)
@@ -306,9 +308,8 @@ def odds_inputs(ctx: Ctx, n: int) -> tuple:
     mobile = tuple((uid, units[uid]["side"], units[uid]["force"], units[uid]["leader"])
                    for uid in here)
     forces = ctx.state["forces"]
-    present = {u[2] for u in mobile if u[2] is not None}
-    chaos_forces = tuple((fid, ctx.force_location(fid), forces[fid]["kind"], forces[fid]["leader"])
-                         for fid in forces if fid in present)
+    chaos_forces = tuple((fid, forces[fid]["kind"], forces[fid]["leader"])
+                         for fid in ctx.forces_at(n))
     s = ctx.system_at(n)
     system = None if s is None else (s["id"], s["side"], bool(s.get("irs")))
     types = ctx.data.unit_types
@@ -345,8 +346,6 @@ def resolve(ctx: Ctx, n: int, attacker: str, kind: str, rule: str) -> dict:
 # ---------------------------------------------------------------------------- who may attack
 def prohibited(ctx: Ctx, n: int, kind: str) -> str | None:
     """SGE-CMB-5: the Hive, the Randoids and the Messiah's zone forbid attacks."""
-    from struggle_desktop.games.struggle.aliens import alien_blocks_attack
-
     return alien_blocks_attack(ctx, n, kind)
 
 

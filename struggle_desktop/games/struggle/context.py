@@ -502,6 +502,17 @@ class Ctx(Context):
         members = self._by_force.get(fid)
         return self.units[members[0]]["loc"] if members else None
 
+    def forces_at(self, n: int) -> list[str]:
+        """The Chaos forces located in n (``force_location``), in the order of ``forces``.
+        A force is where its first unit is, so only forces of units in n can qualify."""
+        units = self.units
+        present = {units[uid]["force"] for uid in self._index().get(n, ())}
+        present.discard(None)
+        if not present:
+            return []
+        return [fid for fid in self.state["forces"]
+                if fid in present and self.force_location(fid) == n]
+
     def end_force(self, fid: str, why: str) -> None:
         """SGE-OPS-1: a force's marker is discarded; its leader marker returns to the pool."""
         f = self.state["forces"].pop(fid)

@@ -56,7 +56,7 @@ from typing import Callable
 
 from struggle_desktop.games.struggle.context import (CHAOS, FORCE_ORDER, IMP, Ctx, fmt_ci,
                                                      fmt_sector, procedure, sector_ref)
-from struggle_desktop.games.struggle.prompts import prompt
+from struggle_desktop.games.struggle.prompts import checker, prompt
 
 DONE = "done"
 ASK = "ask"
@@ -723,6 +723,19 @@ def ev_corps(ctx: Ctx, ev: dict) -> str:
 def legal_corps(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "corps", "type": code, "at": n}
             for code in free_types(ctx) for n in sorted(ctx.galaxy.numbers)]
+
+
+@checker("event_corps")
+def check_corps(ctx: Ctx, p: dict, action: dict) -> str | None:
+    """One of ``legal_corps`` without listing them all (a free type, a numbered sector)."""
+    if action.get("verb") != "corps" or set(action) != {"verb", "type", "at"}:
+        return "that is not an Empire Corps choice (corps, with a type and a sector)"
+    if not isinstance(action["type"], str) or action["type"] not in free_types(ctx):
+        return f"{action['type']!r} is not a free unit type (SF or CG left in the mix)"
+    at = action["at"]
+    if not isinstance(at, int) or isinstance(at, bool) or at not in ctx.galaxy.numbers:
+        return f"{at!r} is not a numbered sector"
+    return None
 
 
 def crusade_choices(ctx: Ctx) -> list[dict]:

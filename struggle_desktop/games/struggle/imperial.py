@@ -17,6 +17,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from struggle_desktop.games.struggle.aliens import nebula_at
+from struggle_desktop.games.struggle.combat import (imperial_attack_reason, prohibited,
+                                                    resolve_imperial_attack)
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
                                                      procedure, sector_ref)
 from struggle_desktop.games.struggle.prompts import checker, prompt
@@ -157,14 +159,10 @@ def do_maintenance(ctx: Ctx, action: dict) -> bool:
 
 
 # ============================================================================ Phase 9
-def _chaos_mobile_sectors(ctx: Ctx) -> set:
-    return {u["loc"] for u in ctx.units.values() if u["side"] == CHAOS}
-
-
-def _slots_left(ctx: Ctx, n: int, chaos_locs: set) -> int:
+def _slots_left(ctx: Ctx, n: int) -> int:
     """SGE-REC-8: new units sector n may still receive this turn (0 if it may not recruit)."""
     s = ctx.system_at(n)
-    if s is None or s["side"] != IMP or n in chaos_locs:
+    if s is None or s["side"] != IMP or ctx.chaos_mobile_at(n):
         return 0
     taken = ctx.state["turn_flags"].get("recruited", {}).get(str(n), 0)
     return ctx.effective_rv(s) - taken
@@ -172,10 +170,9 @@ def _slots_left(ctx: Ctx, n: int, chaos_locs: set) -> int:
 
 def recruit_slots(ctx: Ctx) -> dict[int, int]:
     """Sector -> new units it may still receive this turn (SGE-REC-8)."""
-    chaos = _chaos_mobile_sectors(ctx)
     out = {}
     for n in ctx.imperial_system_sectors():
-        left = _slots_left(ctx, n, chaos)
+        left = _slots_left(ctx, n)
         if left > 0:
             out[n] = left
     return out
@@ -204,10 +201,9 @@ def buy_unit_reason(ctx: Ctx, code, n) -> str | None:
         return f"{n!r} is not a sector"
     if not ctx.imperial_controlled(n):
         return f"{fmt_sector(n)} holds no Imperial system"
-    chaos = _chaos_mobile_sectors(ctx)
-    if n in chaos:
+    if ctx.chaos_mobile_at(n):
         return f"Chaos mobile units stand in {fmt_sector(n)}"
-    if _slots_left(ctx, n, chaos) <= 0:
+    if _slots_left(ctx, n) <= 0:
         return f"{fmt_sector(n)} has received as many new units as its RV allows this turn"
     return None
 
@@ -591,21 +587,33 @@ def check_movement(ctx: Ctx, p: dict, action: dict) -> str | None:
 def attack_reason(ctx: Ctx, n, kind) -> str | None:
     """Why the Empire may not attack now in n with ``kind``: the per-turn limit (SGE-CMB-4),
     then the combat module's own conditions."""
-    from struggle_desktop.games.struggle.combat import imperial_attack_reason
-
     if kind not in COMBAT_KINDS:
         return f"{kind!r} is not a combat type (mil or morph)"
     if not _is_sector(ctx, n):
         return f"{n!r} is not a sector"
+    return _attack_limit_reason(ctx, n, kind) or imperial_attack_reason(ctx, n, kind)
+
+
+def _attack_limit_reason(ctx: Ctx, n: int, kind: str) -> str | None:
+    """SGE-CMB-4: one attack of each type per sector and turn."""
     limit = ctx.data["combat_limits"]["attacks_per_sector_per_type"]
     if ctx.state["turn_flags"].get("attacks", {}).get(f"{n}:{kind}", 0) >= limit:
         return f"the Empire has already made that kind of attack in {fmt_sector(n)} this turn"
-    return imperial_attack_reason(ctx, n, kind)
+    return None
+
+
+def _open_attacks(ctx: Ctx):
+    """The (sector, type) pairs the Empire may attack now: ``attack_reason`` of each
+    candidate, where the candidates already meet the conditions on who stands there, so
+    only the per-turn limit and the aliens' prohibitions (SGE-CMB-5) are left to ask."""
+    for n, kind in _attack_candidates(ctx):
+        if _attack_limit_reason(ctx, n, kind) is None and prohibited(ctx, n, kind) is None:
+            yield n, kind
 
 
 def _attack_candidates(ctx: Ctx):
-    """(sector, type) pairs worth asking the combat module about: only sectors holding both
-    Imperial mobile units and Chaos units (it refuses all others anyway)."""
+    """(sector, type) pairs worth asking the combat module about: only sectors on the map
+    holding both Imperial mobile units and Chaos units (it refuses all others)."""
     units = ctx.units
     found = []
     for n, uids in ctx._index().items():
@@ -621,12 +629,11 @@ def _attack_candidates(ctx: Ctx):
 
 def attack_options(ctx: Ctx) -> list[dict]:
     """Every attack the Empire may declare now (SGE-SEQ-13)."""
-    return [{"verb": "attack", "at": n, "type": kind} for n, kind in _attack_candidates(ctx)
-            if attack_reason(ctx, n, kind) is None]
+    return [{"verb": "attack", "at": n, "type": kind} for n, kind in _open_attacks(ctx)]
 
 
 def attack_possible(ctx: Ctx) -> bool:
-    return any(attack_reason(ctx, n, kind) is None for n, kind in _attack_candidates(ctx))
+    return any(True for _ in _open_attacks(ctx))
 
 
 @procedure("phase11")
@@ -635,8 +642,6 @@ def phase11(ctx: Ctx, frame: dict) -> None:
     if "answer" in frame:
         action = frame.pop("answer")
         if action["verb"] == "attack":
-            from struggle_desktop.games.struggle.combat import resolve_imperial_attack
-
             n, kind = action["at"], action["type"]
             attacks = _flag(ctx, "attacks")
             attacks[f"{n}:{kind}"] = attacks.get(f"{n}:{kind}", 0) + 1
