@@ -425,13 +425,7 @@ def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
 
 def imperial_stacks(ctx: Ctx) -> dict[int, list[str]]:
     """Sector -> the Imperial mobile units there, by counter id."""
-    units = ctx.units
-    stacks = {}
-    for n, uids in ctx._index().items():
-        mine = [uid for uid in uids if units[uid]["side"] == IMP]
-        if mine:
-            stacks[n] = sorted(mine)
-    return stacks
+    return {n: sorted(ctx.imp_mobile_at(n)) for n in ctx.imperial_mobile_sectors()}
 
 
 def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int | None:

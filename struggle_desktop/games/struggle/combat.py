@@ -304,19 +304,21 @@ def odds_inputs(ctx: Ctx, n: int) -> tuple:
     strengths, modifiers and exposures) and the worth of the units struck read: two combats
     in n with equal inputs have the same odds. Keep it in step with those functions."""
     units = ctx.units
-    here = ctx._index().get(n, ())
-    mobile = tuple((uid, units[uid]["side"], units[uid]["force"], units[uid]["leader"])
-                   for uid in here)
+    types = ctx.data.unit_types
+    mobile = []
+    ci = None
+    for uid in ctx._index().get(n, ()):
+        u = units[uid]
+        mobile.append((uid, u["side"], u["force"], u["leader"]))
+        t = types[u["type"]]
+        if t.mil is None or t.morph is None:
+            ci = ctx.state["ci2"]   # Trans-humans' factors follow the CI (SGE-TH-2)
     forces = ctx.state["forces"]
-    chaos_forces = tuple((fid, forces[fid]["kind"], forces[fid]["leader"])
-                         for fid in ctx.forces_at(n))
+    chaos_forces = [(fid, forces[fid]["kind"], forces[fid]["leader"]) for fid in ctx.forces_at(n)]
     s = ctx.system_at(n)
     system = None if s is None else (s["id"], s["side"], bool(s.get("irs")))
-    types = ctx.data.unit_types
-    # Trans-humans' factors follow the CI (SGE-TH-2); nothing else here does.
-    ci = ctx.state["ci2"] if any(types[units[uid]["type"]].mil is None
-                                 or types[units[uid]["type"]].morph is None for uid in here) else None
-    return (mobile, chaos_forces, system, nexus_protected(ctx, n), tuple(ctx.state["effects"]), ci)
+    return (tuple(mobile), tuple(chaos_forces), system, nexus_protected(ctx, n),
+            tuple(ctx.state["effects"]), ci)
 
 
 def preview(ctx: Ctx, n: int, attacker: str, kind: str) -> dict:

@@ -14,6 +14,7 @@ maps a force id to ``{"kind": "usurper"|"mutant"|"ie"|"invader", "leader", "ie",
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from struggle_desktop.engine.flow import Context
@@ -57,6 +58,7 @@ class Ctx(Context):
         # ``units`` (``_pos``: a unit's rank in that dict), so results equal a plain scan.
         self._at: dict[int, list[str]] | None = None
         self._by_force: dict[str, list[str]] = {}
+        self._imperial: dict[int, int] = {}   # sector -> Imperial mobile units there
         self._pos: dict[str, int] = {}
         self._next = 0
         self._seen = Ctx.edits
@@ -72,17 +74,21 @@ class Ctx(Context):
         if self._at is None:
             at: dict[int, list[str]] = {}
             by_force: dict[str, list[str]] = {}
+            imperial: dict[int, int] = {}
             pos: dict[str, int] = {}
             for uid, u in self.units.items():
                 pos[uid] = len(pos)
                 loc = u["loc"]
                 if loc is not None:
                     at.setdefault(loc, []).append(uid)
+                    if u["side"] == IMP:
+                        imperial[loc] = imperial.get(loc, 0) + 1
                 f = u["force"]
                 if f is not None:
                     by_force.setdefault(f, []).append(uid)
             self._at = at
             self._by_force = by_force
+            self._imperial = imperial
             self._pos = pos
             self._next = len(pos)
         return self._at
@@ -133,8 +139,25 @@ class Ctx(Context):
                 self._unfile(table, old, uid)
             if value is not None:
                 self._file(table, value, uid)
+            if key == "loc" and u["side"] == IMP:
+                self._count_imperial(old, -1)
+                self._count_imperial(value, 1)
         u[key] = value
         self._edited()
+
+    def _count_imperial(self, n: int | None, delta: int) -> None:
+        if n is not None:
+            left = self._imperial.get(n, 0) + delta
+            if left:
+                self._imperial[n] = left
+            else:
+                del self._imperial[n]
+
+    def imperial_mobile_sectors(self) -> dict[int, int]:
+        """Sector -> how many Imperial mobile units stand there, for the sectors that hold
+        any (the index itself: read it, never change it)."""
+        self._index()
+        return self._imperial
 
     def set_loc(self, uid: str, n: int | None) -> None:
         self._refile(uid, "loc", n, self._at)
@@ -246,6 +269,9 @@ class Ctx(Context):
     def mobile_at(self, n: int) -> list[str]:
         return list(self._index().get(n, ()))
 
+    def mobile_count(self, n: int) -> int:
+        return len(self._index().get(n, ()))
+
     def imp_mobile_at(self, n: int) -> list[str]:
         units = self.units
         return [uid for uid in self._index().get(n, ()) if units[uid]["side"] == IMP]
@@ -318,6 +344,8 @@ class Ctx(Context):
             self._next += 1
             if loc is not None:
                 self._at.setdefault(loc, []).append(uid)
+                if side == IMP:
+                    self._count_imperial(loc, 1)
             if force is not None:
                 self._by_force.setdefault(force, []).append(uid)
         self._edited()
@@ -333,6 +361,8 @@ class Ctx(Context):
         if self._at is not None:
             if u["loc"] is not None:
                 self._unfile(self._at, u["loc"], uid)
+                if u["side"] == IMP:
+                    self._count_imperial(u["loc"], -1)
             if u["force"] is not None:
                 self._unfile(self._by_force, u["force"], uid)
             del self._pos[uid]
@@ -360,6 +390,8 @@ class Ctx(Context):
             return False
         old_side = u["side"]
         u["side"] = CHAOS if old_side == IMP else IMP
+        if self._at is not None:
+            self._count_imperial(u["loc"], 1 if u["side"] == IMP else -1)
         self.set_force(uid, force if u["side"] == CHAOS else None)
         if u["leader"]:
             leader = u["leader"]
@@ -664,6 +696,7 @@ def fmt_ci(ci2: int) -> str:
     return f"{ci2 // 2}.5" if ci2 % 2 else str(ci2 // 2)
 
 
+@lru_cache(maxsize=None)
 def _counter_order(uid: str) -> tuple[str, int]:
     code, _, num = uid.partition("-")
     return code, int(num)

@@ -614,15 +614,12 @@ def _open_attacks(ctx: Ctx):
 def _attack_candidates(ctx: Ctx):
     """(sector, type) pairs worth asking the combat module about: only sectors on the map
     holding both Imperial mobile units and Chaos units (it refuses all others)."""
-    units = ctx.units
     found = []
-    for n, uids in ctx._index().items():
-        sides = {units[uid]["side"] for uid in uids}
-        if IMP in sides:
-            s = ctx.system_at(n)
-            if CHAOS in sides or (s is not None and s["side"] == CHAOS):
-                found.append(n)
-    for n in sorted(found):
+    for n, imperial in sorted(ctx.imperial_mobile_sectors().items()):
+        s = ctx.system_at(n)
+        if ctx.mobile_count(n) > imperial or (s is not None and s["side"] == CHAOS):
+            found.append(n)
+    for n in found:
         for kind in COMBAT_KINDS:
             yield n, kind
 
