@@ -154,11 +154,15 @@ class Bot:
     def _attack_value(self, n: int, kind: str) -> float:
         odds = compute_odds(self.ctx, n, "imp", kind)
         value = 0.0
+        worth_of: dict[str, float] = {}
         for result, prob in odds.results.items():
             if result == "-":
                 continue
-            struck = odds.affected.get(result, [])
-            worth = sum(self.unit_value(u) for u in struck)
+            worth = 0.0
+            for unit in odds.affected.get(result, ()):
+                if unit not in worth_of:
+                    worth_of[unit] = self.unit_value(unit)
+                worth += worth_of[unit]
             if kind == "morph" and result[0] == "D":
                 worth *= 1.5   # converting keeps the units and systems for the Empire
             value += prob * (worth if result[0] == "D" else -worth)
@@ -331,8 +335,12 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
     st = ctx.state
     rp = st["rp"]
     types = ctx.data.unit_types
-    imperial = [uid for uid, u in ctx.units.items() if u["side"] == IMP]
-    upkeep = sum(types[ctx.units[uid]["type"]].upkeep for uid in imperial)
+    # Imperial units by type, with one of each: a unit's upkeep and factors are its type's.
+    imperial: dict[str, list] = {}
+    for uid, u in ctx.units.items():
+        if u["side"] == IMP:
+            imperial.setdefault(u["type"], [uid, 0])[1] += 1
+    upkeep = sum(types[code].upkeep * count for code, (_uid, count) in imperial.items())
     income = sum(ctx.effective_rv(s) for s in ctx.systems.values() if s["side"] == IMP)
     reserve = max(0, upkeep - income) + 2
     prices = ctx.data["markers"]["prices"]
@@ -354,8 +362,8 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
         notes["front"] = bot.frontier() or ctx.imperial_system_sectors()
     front = notes["front"]
     if spend >= 3 and front:
-        morph = sum(ctx.factor(uid, "morph", defending=False) for uid in imperial)
-        mil = sum(ctx.factor(uid, "mil", defending=False) for uid in imperial)
+        morph = sum(ctx.factor(uid, "morph", defending=False) * k for uid, k in imperial.values())
+        mil = sum(ctx.factor(uid, "mil", defending=False) * k for uid, k in imperial.values())
         order = ("CG", "AF", "SF") if morph <= mil else ("AF", "SF", "CG")
         for code in order:
             t = ctx.data.unit_types[code]

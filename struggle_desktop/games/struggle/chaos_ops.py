@@ -459,11 +459,11 @@ def nearest_threatened(ctx: Ctx, ie: int, here: int) -> int | None:
     return min(found, key=lambda n: (dist[n], n))
 
 
-def conquest_candidates(ctx: Ctx, ie: int) -> list[int]:
-    """SGE-IE-7: candidate sectors in priority order (best first)."""
+def conquest_sectors(ctx: Ctx, ie: int) -> set[int]:
+    """SGE-IE-7: the candidate sectors, unordered: next to the IE, in no IE."""
     rec = ctx.state["ies"].get(str(ie))
     if rec is None:
-        return []
+        return set()
     own = set(rec["sectors"])
     others = {n for k, r in ctx.state["ies"].items() if k != str(ie) for n in r["sectors"]}
     cands = set()
@@ -471,6 +471,12 @@ def conquest_candidates(ctx: Ctx, ie: int) -> list[int]:
         for m in ctx.galaxy.neighbours[n]:
             if m not in own and m not in others:
                 cands.add(m)
+    return cands
+
+
+def conquest_candidates(ctx: Ctx, ie: int) -> list[int]:
+    """SGE-IE-7: candidate sectors in priority order (best first)."""
+    cands = conquest_sectors(ctx, ie)
 
     def priority(n: int) -> tuple:
         s = ctx.system_at(n)
@@ -497,7 +503,7 @@ def conquer(ctx: Ctx, ie: int) -> None:
     if main is None:
         return
     n = ctx.force_location(main)
-    if n is None or n not in conquest_candidates(ctx, ie):
+    if n is None or n not in conquest_sectors(ctx, ie):
         return
     for u in ctx.units.values():
         if u["loc"] != n:
