@@ -316,7 +316,7 @@ def _alien_leader(bot: Bot, p: dict) -> dict | None:
 # ====================================================================== Imperial phases
 @handles("maintenance")
 def _maintenance(bot: Bot, p: dict) -> dict | None:
-    if bot.first("pay"):
+    if bot.is_legal({"verb": "pay"}):
         return {"verb": "pay"}
     ctx = bot.ctx
     # Short of RP: disband the cheapest unit far from the front; Nexus markers last.

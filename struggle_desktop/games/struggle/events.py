@@ -242,13 +242,19 @@ def draw_marker(ctx: Ctx, skip: list[str], substitute: bool = False) -> str | No
     Spectacle returned in this substitute chain, whose redraw would only be returned again."""
     st = ctx.state
     pool = st["pool"]
-    candidates = [i for i, m in enumerate(pool) if m not in skip]
+
+    def drawable() -> list[int] | range:
+        if not skip:
+            return range(len(pool))   # the usual case: every marker, without a list
+        return [i for i, m in enumerate(pool) if m not in skip]
+
+    candidates = drawable()
     if not candidates and st["discard"]:
         pool.extend(st["discard"])
         st["discard"] = []
         ctx.log("SGE-POOL-3", "marker", f"The pool is empty: the discard pile ({len(pool)} "
                 "markers) is shuffled back into it")
-        candidates = [i for i, m in enumerate(pool) if m not in skip]
+        candidates = drawable()
     if not candidates:
         return None
     k = ctx.rng.below(len(candidates))

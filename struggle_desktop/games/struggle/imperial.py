@@ -482,12 +482,11 @@ def movement_possible(ctx: Ctx) -> bool:
     nebulae = {a["loc"] for a in ctx.state["aliens"] if a["kind"] == "NEBULA"}
     led: set = set()
     free: set = set()
-    for uid, u in ctx.units.items():
-        if u["side"] != IMP or u["loc"] is None:
-            continue
-        if u["loc"] not in nebulae and ma_left(ctx, uid) > 0:
-            return True
-        (led if u["leader"] else free).add(u["loc"])
+    for n in ctx.imperial_mobile_sectors():
+        for uid in ctx.imp_mobile_at(n):
+            if n not in nebulae and ma_left(ctx, uid) > 0:
+                return True
+            (led if ctx.units[uid]["leader"] else free).add(n)
     return bool(led & free)
 
 
@@ -680,7 +679,7 @@ def ie_sector_losses(ctx: Ctx) -> None:
                 continue
             if not ctx.has_imperial_unit(n):
                 continue
-            if any(u["loc"] == n and u["force"] in forces for u in ctx.units.values()):
+            if any(ctx.units[uid]["force"] in forces for uid in ctx.mobile_at(n)):
                 continue
             rec["sectors"].remove(n)
             ctx.log("SGE-IE-7", "ie", f"IE #{ie} loses {fmt_sector(n)}: Imperial units hold it "
