@@ -140,10 +140,12 @@ class Bot:
 
     def attack_value(self, n: int, kind: str) -> float:
         """Expected worth of an Imperial attack: Chaos losses minus Imperial losses, with
-        converted Chaos systems worth the most (they raise the VP). Remembered for the phase
-        by everything the odds and the values read (combat.odds_inputs): one attack changes
-        only a few sectors, and the others need not be worked out again."""
-        values = self.phase_notes().setdefault("attack_values", {})
+        converted Chaos systems worth the most (they raise the VP). Remembered by everything
+        the odds and the values read (combat.odds_inputs): one attack changes only a few
+        sectors, and the others need not be worked out again, in this phase or later."""
+        values = self.ctx.data.attack_values
+        if len(values) > 100_000:
+            values.clear()   # a bound for long runs; the values are worked out again
         if n not in self._inputs:
             self._inputs[n] = odds_inputs(self.ctx, n)
         key = (n, kind, self._inputs[n])

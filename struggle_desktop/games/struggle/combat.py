@@ -318,7 +318,7 @@ def odds_inputs(ctx: Ctx, n: int) -> tuple:
     s = ctx.system_at(n)
     system = None if s is None else (s["id"], s["side"], bool(s.get("irs")))
     return (tuple(mobile), tuple(chaos_forces), system, nexus_protected(ctx, n),
-            tuple(ctx.state["effects"]), ci)
+            imperial_event_modifiers(ctx), ci)
 
 
 def preview(ctx: Ctx, n: int, attacker: str, kind: str) -> dict:

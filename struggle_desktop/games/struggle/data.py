@@ -109,6 +109,12 @@ class StruggleData:
         return {}
 
     @cached_property
+    def attack_values(self) -> dict[tuple, float]:
+        """The bot's worth of an Imperial attack by sector, type and ``combat.odds_inputs``
+        (bot.Bot.attack_value): a function of those and of these tables alone."""
+        return {}
+
+    @cached_property
     def markers(self) -> dict[str, dict]:
         """Chaos event marker id -> its row of event_pool.yaml."""
         return {m["id"]: m for m in self.tables["event_pool"]["markers"]}
