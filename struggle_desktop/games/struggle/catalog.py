@@ -75,7 +75,9 @@ def build_catalog(game: Any) -> dict:
         "events": {"kinds": len(markers), "total": sum(m["count"] for m in markers),
                    "markers": markers},
         "tables": [{"id": tid, "title": t["title"], "reconstructed": bool(t["reconstructed"]),
-                    "rules": list(t.get("rules") or []), "overridden": tid in tables.overrides}
+                    "rules": list(t.get("rules") or []), "overridden": tid in tables.overrides,
+                    "values": {k: v for k, v in t.items()
+                               if k not in ("id", "title", "reconstructed", "rules")}}
                    for tid, t in sorted(tables.tables.items())],
         "overrides": dict(tables.overrides),
         "map": map_summary(data.map_data),

@@ -73,7 +73,8 @@ class StruggleGame:
             out.append({"id": sid, "title": sc["title"], "rule": sc["rule"],
                         "required_options": list(sc.get("required_options") or []),
                         "description": sc.get("description", ""),
-                        "turns": sc.get("turns"), "mode": sc.get("mode")})
+                        "turns": sc.get("turns"), "mode": sc.get("mode"),
+                        "victory": dict(sc["victory"]) if sc.get("victory") else None})
         return out
 
     def options(self) -> dict[str, dict]:
