@@ -329,6 +329,7 @@ def board(ctx: Ctx, legal: list[dict], scenario: dict) -> dict:
         "vp": ctx.vp(),
         "ci_bands": ci_bands(ctx.data),
         "victory_bands": dict(st["victory"]),
+        "victory_levels": list(ctx.data["victory"]["levels"]),
         "cup": {"remaining": len(st["pool"]), "discarded": len(st["discard"]),
                 "drawn": drawn_this_turn(ctx), "effects": effects_in_play(ctx)},
         "available": dict(st["available"]),
