@@ -223,10 +223,13 @@ def leftmost_force_at(ctx: Ctx, n: int) -> str | None:
     return None if best is None else best[1]
 
 
-def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: str) -> list[str]:
+def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: str,
+                 struck: list[str] | None = None) -> list[str]:
     """Eliminate (military) or convert (morph) the struck units, SGE-CMB-9/10/14, with the CI
-    changes of SGE-CI-2/3 made by the primitives."""
-    struck = struck_units(ctx, n, attacker, kind, result)
+    changes of SGE-CI-2/3 made by the primitives. ``struck``: the units ``struck_units``
+    gives, when the caller already has them (the odds of this very position list them)."""
+    if struck is None:
+        struck = struck_units(ctx, n, attacker, kind, result)
     if not struck:
         return []
     letter = result[0]
@@ -341,7 +344,9 @@ def resolve(ctx: Ctx, n: int, attacker: str, kind: str, rule: str) -> dict:
     ctx.log("SGE-CMB-8", "combat", f"Combat result in {fmt_sector(n)}: "
             + ("no effect" if result == "-" else result), refs=[sector_ref(n)])
     ctx.state["stats"]["combats"] += 1
-    struck = apply_result(ctx, n, attacker, kind, result, "SGE-CMB-9")
+    # Nothing has changed since the odds were worked out: their victims are this result's.
+    struck = apply_result(ctx, n, attacker, kind, result, "SGE-CMB-9",
+                          struck=list(odds.affected.get(result, ())))
     return {"result": result, "roll": roll, "struck": struck, "odds": odds.as_dict()}
 
 
