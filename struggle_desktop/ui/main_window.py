@@ -111,8 +111,11 @@ class MainWindow(QMainWindow):
         self.centre.addWidget(self.empty_label)
         self.centre.addWidget(self.view)
         self.setCentralWidget(self.centre)
-        self.status_text = QLabel()
+        self.status_text = QLabel()          # messages: what happened, why not
+        self.hover_text = QLabel()           # what is under the pointer, kept apart
+        self.hover_text.setStyleSheet("color: gray")
         self.statusBar().addWidget(self.status_text, 1)
+        self.statusBar().addPermanentWidget(self.hover_text)
 
         self._build_docks()
         self._build_actions()
@@ -204,7 +207,7 @@ class MainWindow(QMainWindow):
                                            "Save a picture of the map")
         self.act_export_pdf = self._action("Export Map as P&DF…", self.export_pdf,
                                            "Ctrl+Shift+E", "Save the map as a PDF page")
-        self.act_quit = self._action("&Quit", self.close, K.Quit, "Leave the program")
+        self.act_quit = self._action("&Quit", self.close, "Ctrl+Q", "Leave the program")
         self.act_undo = self._action("&Undo", self.undo, K.Undo, "Take back the last action")
         self.act_redo = self._action("&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"],
                                      "Do the undone action again")
@@ -514,7 +517,9 @@ class MainWindow(QMainWindow):
         board = self.document.board
         if board and n in board.get("sectors", {}):
             sec = board["sectors"][n]
-            self.status_text.setText(sec["tooltip"].replace("\n", " · "))
+            self.hover_text.setText(sec["tooltip"].split("\n")[0])
+        else:
+            self.hover_text.clear()
 
     def _ref_hovered(self, ref: str) -> None:
         if self.scene is None:

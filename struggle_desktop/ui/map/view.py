@@ -1,0 +1,174 @@
+"""The map view: zoom (wheel about the cursor, steps, whole map), pan by dragging the empty map,
+and a signal whenever the visible area changes (for the overview).
+
+Counters handle their own drags through the scene; a press that no counter takes pans the
+map, and the scene turns a press released on the spot into a sector click. Everything is
+drawn as vectors at the current scale, so the map is sharp at every zoom; only the static sky
+is cached, and that cache is redrawn at device resolution whenever the zoom changes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QFrame, QGraphicsView
+
+ZOOM_STEP = 1.25
+MIN_ZOOM, MAX_ZOOM = 0.5, 16.0      # relative to the whole-map fit
+FIT_MARGIN = 8.0                    # map units of sky round the map at the default zoom
+
+
+class MapView(QGraphicsView):
+    visible_area_changed = Signal()
+
+    def __init__(self, scene=None, parent=None):
+        super().__init__(parent)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.TextAntialiasing
+                            | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)   # see set_zoom
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        # The sky and the Void never change: cache them (at device resolution, redrawn on zoom).
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setMouseTracking(True)
+        self.setBackgroundBrush(Qt.GlobalColor.black)
+        # A map pans by dragging; scroll bars would only take room from it.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setObjectName("map-view")
+        self._pan_from: QPoint | None = None
+        self._fitted = True          # follow the window size until the player zooms
+        self.base_scale = 1.0        # the scale at which the whole map fits
+        if scene is not None:
+            self.setScene(scene)
+
+    # ------------------------------------------------------------------ zoom
+    @property
+    def zoom(self) -> float:
+        """The scale relative to the whole-map fit (1.0 is the default zoom)."""
+        return self.transform().m11() / self.base_scale if self.base_scale else 1.0
+
+    def _map_rect(self) -> QRectF:
+        scene = self.scene()
+        if scene is None:
+            return QRectF()
+        rect = scene.map_rect() if hasattr(scene, "map_rect") else scene.sceneRect()
+        return rect.adjusted(-FIT_MARGIN, -FIT_MARGIN, FIT_MARGIN, FIT_MARGIN)
+
+    def _fit_scale(self) -> float:
+        rect = self._map_rect()
+        port = self.viewport().rect()
+        if rect.isEmpty() or port.isEmpty():
+            return 1.0
+        return min(port.width() / rect.width(), port.height() / rect.height())
+
+    def set_zoom(self, zoom: float, about: QPoint | None = None) -> None:
+        """Scale to ``zoom`` times the whole-map fit (clamped), keeping the map point under
+        the viewport point ``about`` (default: the middle) where it is."""
+        zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        self.base_scale = self._fit_scale()
+        about = about if about is not None else self.viewport().rect().center()
+        fixed = self.mapToScene(about)
+        self._set_pan_range(zoom * self.base_scale)
+        factor = zoom * self.base_scale / (self.transform().m11() or 1.0)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.scale(factor, factor)
+        # Scroll so that the fixed point is back under ``about``.
+        moved = self.mapFromScene(fixed) - about
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + moved.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + moved.y())
+        self._fitted = False
+        self.visible_area_changed.emit()
+
+    def _set_pan_range(self, scale: float) -> None:
+        """How far the map may be dragged: zoomed in, until its edge reaches the middle of
+        the window (so any sector can be centred); at the whole-map zoom, not at all."""
+        rect = self._map_rect()
+        if rect.isEmpty():
+            return
+        if scale <= self._fit_scale() * 1.05:
+            self.setSceneRect(rect)
+            return
+        pad_x = self.viewport().width() / scale / 2
+        pad_y = self.viewport().height() / scale / 2
+        self.setSceneRect(rect.adjusted(-pad_x, -pad_y, pad_x, pad_y))
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom / ZOOM_STEP)
+
+    def zoom_reset(self) -> None:
+        """The default zoom: the whole galaxy in the window."""
+        self.fit()
+
+    def fit(self) -> None:
+        """Fit the whole map to the window, and keep it fitted while the window is resized."""
+        if self.scene() is None:
+            return
+        self.base_scale = self._fit_scale()
+        self._set_pan_range(self.base_scale)
+        self.resetTransform()
+        self.scale(self.base_scale, self.base_scale)
+        self.centerOn(self._map_rect().center())
+        self._fitted = True
+        self.visible_area_changed.emit()
+
+    def centre_on_sector(self, n: int) -> None:
+        scene = self.scene()
+        if scene is not None and n in getattr(scene, "geometry", {}):
+            self.centerOn(scene.sector_center(n))
+            self.visible_area_changed.emit()
+
+    def visible_area(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    # ------------------------------------------------------------------ events
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.set_zoom(self.zoom * ZOOM_STEP ** steps, about=event.position().toPoint())
+        event.accept()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        super().mousePressEvent(event)        # a counter may take it (drag) ...
+        if not event.isAccepted() and event.button() == Qt.MouseButton.LeftButton:
+            self._pan_from = event.position().toPoint()     # ... otherwise the map pans
+            event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            point = event.position().toPoint()
+            delta = point - self._pan_from
+            if delta.manhattanLength():
+                self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+                self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+                self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+                self._pan_from = point
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().unsetCursor()
+        super().mouseReleaseEvent(event)      # the scene decides whether it was a click
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self.visible_area_changed.emit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._fitted:
+            self.fit()      # keep the whole map in view while the window is resized
+        else:
+            self.base_scale = self._fit_scale()
+            self._set_pan_range(self.transform().m11())
+        self.visible_area_changed.emit()
+
+
+__all__ = ["MapView"]

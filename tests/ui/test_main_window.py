@@ -1,0 +1,269 @@
+"""The main window driven like a player would: mouse drags on the map, the panels, the menus
+and their shortcuts, files, undo, free placement and watching the automated steps."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QFileDialog
+
+from struggle_desktop.ui.main_window import MainWindow, crashed_game_waiting, mark_running
+from struggle_desktop.ui.settings import app_settings
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Main windows that close at the end of the test without asking to save."""
+    made = []
+
+    def make(show=True):
+        win = MainWindow()      # not qtbot.addWidget: it would close before dirty is cleared
+        made.append(win)
+        if show:
+            win.show()
+            qtbot.waitExposed(win)
+        return win
+    yield make
+    for win in made:
+        win.document.dirty = False   # no "save first?" question: it would wait for a click
+        win.close()
+        win.deleteLater()
+
+
+@pytest.fixture
+def window(make_window):
+    win = make_window()
+    win.set_speed("instant")
+    return win
+
+
+def start(window, scenario="3", seed=1):
+    assert window.new_game("struggle", scenario, seed, {})
+    window.perform({"verb": "auto_place"})
+
+
+def play_until(window, kind, limit=300):
+    """Take the program's hint until a prompt of ``kind`` waits."""
+    doc = window.document
+    for _ in range(limit):
+        if doc.board["prompt"] and doc.board["prompt"]["kind"] == kind:
+            return True
+        if doc.board["outcome"]:
+            return False
+        action = doc.hint()
+        if action["verb"] == "attack":
+            doc.perform(action)       # skip the odds dialog in these helpers
+        else:
+            window.perform(action)
+    return False
+
+
+def drag(qtbot, view, item, target_scene_point):
+    viewport = view.viewport()
+    start_point = view.mapFromScene(item.sceneBoundingRect().center())
+    end_point = view.mapFromScene(target_scene_point)
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start_point)
+    QTest.mouseMove(viewport, start_point + QPoint(6, 6))
+    QTest.mouseMove(viewport, (start_point + end_point) / 2)
+    QTest.mouseMove(viewport, end_point)
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end_point)
+    qtbot.wait(20)
+
+
+def movable_piece(window):
+    """An Imperial unit with a legal move, and one sector it may go to."""
+    for pid in window.document.board["pieces"]:
+        targets = window.drag_targets(pid)
+        if targets and window.scene.piece_item(pid) is not None:
+            return pid, targets
+    raise AssertionError("no movable counter on the map")
+
+
+def units_of_type_in(board, unit_type, sector):
+    return sorted(pid for pid in board["sectors"][sector]["pieces"]
+                  if board["pieces"][pid]["kind"] == "unit" and board["pieces"][pid]["type"] == unit_type
+                  and board["pieces"][pid]["side"] == "imp")
+
+
+def test_dragging_a_counter_onto_a_legal_sector_moves_it(window, qtbot):
+    start(window)
+    assert play_until(window, "movement")
+    pid, targets = movable_piece(window)
+    piece = window.document.board["pieces"][pid]
+    target = next(n for n in targets if n != piece["sector"])
+    before = units_of_type_in(window.document.board, piece["type"], target)
+    actions = len(window.document.session.actions)
+    drag(qtbot, window.view, window.scene.piece_item(pid), window.scene.sector_center(target))
+    assert len(window.document.session.actions) == actions + 1
+    last = window.document.session.actions[-1]["action"]
+    assert last["verb"] == "move" and last["to"] == target
+    assert len(units_of_type_in(window.document.board, piece["type"], target)) == len(before) + 1
+
+
+def test_dropping_on_an_illegal_sector_returns_the_counter_with_the_reason(window, qtbot):
+    start(window)
+    assert play_until(window, "movement")
+    pid, targets = movable_piece(window)
+    item = window.scene.piece_item(pid)
+    home = item.sceneBoundingRect().center()
+    illegal = next(n for n in window.document.board["sectors"] if n not in targets
+                   and n != window.document.board["pieces"][pid]["sector"])
+    digest = window.document.game.digest(window.document.state)
+    drag(qtbot, window.view, item, window.scene.sector_center(illegal))
+    assert window.document.game.digest(window.document.state) == digest
+    assert window.status_text.text().startswith("Not possible")
+    assert len(window.status_text.text()) > len("Not possible: ")
+    again = window.scene.piece_item(pid)
+    assert again is not None and (again.sceneBoundingRect().center() - home).manhattanLength() < 1
+
+
+def test_a_whole_turn_through_the_panels(window, qtbot, monkeypatch):
+    """Continue ends steps; other decisions are taken from the decision list with Do it;
+    attacks go through the odds dialog (accepted here)."""
+    import struggle_desktop.ui.dialogs.combat as combat_dialog
+
+    shown = []
+    monkeypatch.setattr(combat_dialog, "ask_attack",
+                        lambda parent, document, action: shown.append(action) or True)
+    start(window)
+    doc = window.document
+    turn = doc.board["turn"]
+    window.decision_dock.show()
+    window.decision_dock.ensure_widget()
+    window.turn_dock.show()
+    for _ in range(300):
+        if doc.board["turn"] > turn or doc.board["outcome"]:
+            break
+        hint = doc.hint()
+        if hint["verb"] == "done":
+            window.continue_game()
+        else:
+            assert window.decision_dock.select_action(hint)
+            qtbot.mouseClick(window.decision_dock.do_button, Qt.MouseButton.LeftButton)
+    assert doc.board["turn"] == turn + 1 or doc.board["outcome"]
+    assert all(a["verb"] == "attack" for a in shown)
+
+
+def test_save_and_open_through_the_menus(window, make_window, tmp_path, monkeypatch):
+    start(window)
+    target = tmp_path / "mine.sgsave"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.act_save_as.trigger()
+    assert target.exists() and not window.document.dirty
+    assert window.document.path == target
+    digest = window.document.game.digest(window.document.state)
+
+    other = make_window(show=False)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(target), ""))
+    other.act_open.trigger()
+    assert other.document.game.digest(other.document.state) == digest
+    assert target.resolve() in [p.resolve() for p in other.recent_files()]
+
+
+def test_every_menu_command_has_a_keyboard_shortcut(window):
+    def walk(menu):
+        for action in menu.actions():
+            if action.menu() is not None:
+                yield from walk(action.menu())
+            elif action.text() and not action.isSeparator():
+                yield action
+    exempt_menus = {"Open &Recent", "&Panels"}
+    missing = []
+    for top in window.menuBar().actions():
+        for action in walk(top.menu()):
+            if top.menu().title() in exempt_menus or _in_submenu(top.menu(), action, exempt_menus):
+                continue
+            if action.text() in ("&About…", "Reset &Layout"):
+                continue
+            if action.shortcut().isEmpty():
+                missing.append(action.text())
+    assert missing == []
+
+
+def _in_submenu(menu, action, titles) -> bool:
+    for entry in menu.actions():
+        sub = entry.menu()
+        if sub is not None and (sub.title() in titles and action in sub.actions()
+                                or _in_submenu(sub, action, titles)):
+            return True
+    return False
+
+
+def test_undo_shortcut_and_refusal_across_a_roll(window, qtbot):
+    start(window)                       # turn 1 rolled dice and drew markers
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    digest = window.document.game.digest(window.document.state)
+    QTest.keySequence(window, QKeySequence(QKeySequence.StandardKey.Undo))
+    assert window.document.game.digest(window.document.state) == digest
+    assert not window.act_undo.isEnabled() and "chance" in window.act_undo.toolTip()
+    window.undo()
+    assert window.status_text.text().startswith("Cannot undo")
+
+
+def test_free_placement_moves_a_unit_anywhere_and_logs_it(window, qtbot):
+    start(window)
+    board = window.document.board
+    pid = next(p for p, v in board["pieces"].items() if v["kind"] == "unit" and v["side"] == "imp")
+    item = window.scene.piece_item(pid)
+    if item is None:
+        pytest.skip("the unit is drawn in a collapsed stack")
+    window.act_free.trigger()
+    far = max(board["sectors"], key=lambda n: (window.scene.sector_center(n) - item.sceneBoundingRect().center()).manhattanLength())
+    drag(qtbot, window.view, item, window.scene.sector_center(far))
+    last = window.document.log_entries()[-1]
+    assert last["kind"] == "adjust" and "by hand" in last["text"]
+    assert window.document.session.actions[-1]["action"]["verb"] == "adjust"
+
+
+def test_log_reference_click_centres_and_selects_the_sector(window):
+    start(window)
+    window.log_dock.ref_activated.emit("sector:40")
+    assert window.scene.selected_sector == 40
+
+
+def test_watching_step_by_step(window):
+    window.set_speed("step")
+    assert window.new_game("struggle", "3", 1, {})
+    window.perform({"verb": "auto_place"})
+    assert window.playback.active
+    first = window.playback.index
+    window.continue_game()
+    assert window.playback.index == first + 1
+    window.skip_playback()
+    assert not window.playback.active
+
+
+def test_dock_layout_persists_between_runs(make_window):
+    first = make_window()
+    first.cup_dock.hide()
+    first.close()
+    second = make_window()
+    assert second.cup_dock.isHidden() and not second.log_dock.isHidden()
+
+
+def test_offer_to_resume_after_a_crash(window, make_window):
+    start(window)
+    settings = app_settings()
+    mark_running(settings)             # the run "crashed": no clean exit recorded
+    waiting = crashed_game_waiting(settings)
+    assert waiting is not None
+    other = make_window(show=False)
+    assert other.resume_autosave(waiting)
+    assert other.document.path is None and other.document.dirty
+    assert other.document.game.digest(other.document.state) == \
+        window.document.game.digest(window.document.state)
+
+
+def test_render_command_draws_the_opening(tmp_path):
+    from PySide6.QtGui import QImage
+
+    from struggle_desktop import cli
+
+    out = tmp_path / "map.png"
+    assert cli.main(["render", "--game", "struggle", "--scenario", "3", "--out", str(out),
+                     "--size", "800x500"]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (800, 500)
