@@ -343,8 +343,18 @@ class MainWindow(QMainWindow):
             self.centre.setCurrentWidget(self.empty_label)
             return
         self._ensure_scene()
+        self._bring_forward_the_right_panel()
         if not self.playback.active:
             self.show_final()
+
+    def _bring_forward_the_right_panel(self) -> None:
+        """Recruitment and the decision list share a tab: show the one the prompt needs."""
+        board = self.document.board
+        prompt = board.get("prompt") if board else None
+        recruiting = bool(prompt and prompt["kind"] == "recruitment")
+        if recruiting != getattr(self, "_recruiting", None):
+            (self.recruit_dock if recruiting else self.decision_dock).raise_()
+        self._recruiting = recruiting
 
     def show_final(self) -> None:
         """Draw the current position and make the controls match it."""

@@ -1,4 +1,5 @@
-"""The recruitment panel as a dock: it comes forward when the rules wait for recruitment.
+"""The recruitment panel as a dock (the window brings it forward while the rules wait for
+recruitment).
 
 The panel itself (what can be bought, prices, legal sectors, RP left) is
 ``dialogs.recruit.RecruitPanel``; this dock only hosts it next to the map so that the player
@@ -21,7 +22,6 @@ class RecruitDock(DockPanel):
     def __init__(self, document, parent=None, perform=None):
         self._perform = perform
         super().__init__(document, parent)
-        document.changed.connect(self._follow_prompt)
 
     def create_widget(self) -> QWidget:
         from struggle_desktop.ui.dialogs.recruit import RecruitPanel
@@ -30,13 +30,3 @@ class RecruitDock(DockPanel):
 
     def update_widget(self) -> None:
         self.panel.refresh()
-
-    def _follow_prompt(self) -> None:
-        """Step forward when recruitment starts (the player may still close the dock)."""
-        board = self.document.board
-        prompt = board.get("prompt") if board else None
-        recruiting = bool(prompt and prompt["kind"] == "recruitment")
-        if recruiting and not getattr(self, "_was_recruiting", False):
-            self.show()
-            self.raise_()
-        self._was_recruiting = recruiting
