@@ -267,3 +267,31 @@ def test_render_command_draws_the_opening(tmp_path):
                      "--size", "800x500"]) == 0
     image = QImage(str(out))
     assert (image.width(), image.height()) == (800, 500)
+
+
+def test_scenario_3_played_to_its_end_with_the_panels(window, qtbot, monkeypatch):
+    """A new user's whole game: every decision taken by clicking Continue or a listed choice
+    and Do it (attacks accepted in the odds dialog), until the game ends."""
+    import struggle_desktop.ui.dialogs.combat as combat_dialog
+
+    monkeypatch.setattr(combat_dialog, "ask_attack", lambda parent, document, action: True)
+    assert window.new_game("struggle", "3", 11, {})
+    doc = window.document
+    window.decision_dock.show()
+    window.decision_dock.ensure_widget()
+    for _ in range(600):
+        if doc.board["outcome"]:
+            break
+        hint = doc.hint()
+        if hint["verb"] == "done" and window.turn_dock.continue_button.isEnabled():
+            qtbot.mouseClick(window.turn_dock.continue_button, Qt.MouseButton.LeftButton)
+        else:
+            window.decision_dock.show()
+            window.decision_dock.raise_()
+            assert window.decision_dock.select_action(hint)
+            qtbot.mouseClick(window.decision_dock.do_button, Qt.MouseButton.LeftButton)
+    outcome = doc.board["outcome"]
+    assert outcome and outcome["result"] in doc.board["victory_levels"] + ["turn-limit", "universal"]
+    assert "game is over" in window.status_text.text()
+    # The log explains the automated steps: every entry names its rule.
+    assert all(entry["rule"] for entry in doc.log_entries())
