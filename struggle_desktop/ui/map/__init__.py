@@ -5,8 +5,15 @@ Modules are imported where they are used, so importing this package costs nothin
 below are the package's interface.
 """
 
-__all__ = ["GalaxyScene", "MapView", "OverviewView", "render_image", "export_png", "export_pdf",
-           "ensure_fonts"]
+__all__ = [
+    "GalaxyScene",
+    "MapView",
+    "OverviewView",
+    "ensure_fonts",
+    "export_pdf",
+    "export_png",
+    "render_image",
+]
 
 
 def __getattr__(name: str):

@@ -13,12 +13,22 @@ units are planets (Imperial: smooth rim; Chaos: spiked rim). Force markers are p
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter,
-                           QPainterPath, QPen, QPolygonF, QStaticText,
-                           QTransform)
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QStaticText,
+    QTransform,
+)
 from PySide6.QtWidgets import QGraphicsObject, QStyleOptionGraphicsItem
 
 FONT_FAMILY = "DejaVu Sans"
@@ -58,7 +68,7 @@ def ie_number(label: str) -> int | None:
 
 
 # ------------------------------------------------------------------------------ fonts
-@lru_cache(maxsize=None)
+@cache
 def font(pixel_size: int, bold: bool = False) -> QFont:
     """A DejaVu Sans font sized in map units. Pixel sizes (not points) keep text in proportion
     with the map on every device, PDF included; no hinting, so it scales evenly when zoomed."""
@@ -70,7 +80,7 @@ def font(pixel_size: int, bold: bool = False) -> QFont:
     return f
 
 
-@lru_cache(maxsize=None)
+@cache
 def metrics(pixel_size: int, bold: bool = False) -> QFontMetricsF:
     return QFontMetricsF(font(pixel_size, bold))
 
@@ -144,12 +154,11 @@ def chaos_star_path(cx: float, cy: float, r: float) -> QPainterPath:
         ca, sa = math.cos(a), math.sin(a)
         px, py = -sa, ca   # perpendicular
         w, head, tip = r * 0.09, r * 0.27, r
-
-        def at(along, side):
-            return (cx + ca * along + px * side, cy + sa * along + py * side)
-        path.addPath(_polygon_path([at(0, -w), at(tip - head, -w), at(tip - head, -head * 0.8),
-                                    at(tip, 0), at(tip - head, head * 0.8), at(tip - head, w),
-                                    at(0, w)]))
+        # (distance along the spoke, distance across it) of the arrow's outline
+        outline = [(0, -w), (tip - head, -w), (tip - head, -head * 0.8), (tip, 0),
+                   (tip - head, head * 0.8), (tip - head, w), (0, w)]
+        path.addPath(_polygon_path([(cx + ca * along + px * side, cy + sa * along + py * side)
+                                    for along, side in outline]))
     return path
 
 
@@ -519,7 +528,7 @@ def _paint_marker(painter: QPainter, piece: dict, with_text: bool) -> None:
         painter.drawEllipse(QPointF(0, 0), m * 0.78, m * 0.78)
     if with_text and label:
         rect = QRectF(-m, -5, 2 * m, 10) if kind != "expedition" else QRectF(-m + 1, -m, 2 * m - 4, 8)
-        draw_fitted_text(painter, rect, label, 7 if kind != "alien" else 7, True, text_colour)
+        draw_fitted_text(painter, rect, label, 7, True, text_colour)
 
 
 def _leader_badge(painter: QPainter, centre: QPointF, text: str) -> None:

@@ -10,8 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QImage, QPageLayout, QPageSize, \
-    QPainter, QPdfWriter
+from PySide6.QtGui import (
+    QFontDatabase,
+    QGuiApplication,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+)
 
 from struggle_desktop.engine.paths import assets_dir
 
@@ -119,4 +126,4 @@ def export_pdf(scene, path: str | Path) -> None:
         painter.end()
 
 
-__all__ = ["ensure_fonts", "render_image", "export_png", "export_pdf"]
+__all__ = ["ensure_fonts", "export_pdf", "export_png", "render_image"]

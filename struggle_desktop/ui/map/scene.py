@@ -19,20 +19,54 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
-from PySide6.QtCore import (QEasingCurve, QEvent, QLineF, QPoint, QPointF, QRectF, Qt, QTimer,
-                            QVariantAnimation, Signal)
-from PySide6.QtGui import (QBrush, QColor, QImage, QPainter, QPainterPath,
-                           QPen, QPixmapCache, QPolygonF, QRadialGradient)
-from PySide6.QtWidgets import (QApplication, QGraphicsItem, QGraphicsObject, QGraphicsScene,
-                               QStyleOptionGraphicsItem, QToolTip)
+from PySide6.QtCore import (
+    QEasingCurve,
+    QEvent,
+    QLineF,
+    QPoint,
+    QPointF,
+    QRectF,
+    Qt,
+    QTimer,
+    QVariantAnimation,
+    Signal,
+)
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmapCache,
+    QPolygonF,
+    QRadialGradient,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsItem,
+    QGraphicsObject,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QToolTip,
+)
 
-from struggle_desktop.ui.map.counters import (GOLD, IE_COLOURS, SLOT_STEP, UNIT_SIZE,
-                                              CounterItem, draw_text, force_colour,
-                                              group_pieces, ie_number, paint_piece,
-                                              text_width)
+from struggle_desktop.ui.map.counters import (
+    GOLD,
+    IE_COLOURS,
+    SLOT_STEP,
+    UNIT_SIZE,
+    CounterItem,
+    draw_text,
+    force_colour,
+    group_pieces,
+    ie_number,
+    paint_piece,
+    text_width,
+)
 
 MARGIN = 40.0                       # sky shown round the canvas when the whole map is fitted
 Z_SECTOR, Z_HIGHLIGHT, Z_SELECTION, Z_COUNTER = 0.0, 5.0, 6.0, 10.0
@@ -223,7 +257,7 @@ def _inner_band(points: list[tuple[float, float]], width: float) -> QPainterPath
 
 
 _GEOMETRY_CACHE: dict[int, list[SectorGeometry]] = {}
-_SKY_CACHE: dict[int, "Sky"] = {}
+_SKY_CACHE: dict[int, Sky] = {}
 
 
 def _layout_key(layout: dict) -> int:
@@ -242,7 +276,7 @@ def layout_geometry(layout: dict) -> list[SectorGeometry]:
     return _GEOMETRY_CACHE[key]
 
 
-def layout_sky(layout: dict, sectors: list[SectorGeometry]) -> "Sky":
+def layout_sky(layout: dict, sectors: list[SectorGeometry]) -> Sky:
     """The sky of a layout, also made once: it never changes."""
     key = _layout_key(layout)
     if key not in _SKY_CACHE:
@@ -551,7 +585,7 @@ class HighlightItem(QGraphicsItem):
 class EmphasisItem(QGraphicsItem):
     """What the Chaos side just did: amber rings round sectors, an arrow for a move, a caption."""
 
-    def __init__(self, scene: "GalaxyScene", sectors: list[int], arrow, text: str):
+    def __init__(self, scene: GalaxyScene, sectors: list[int], arrow, text: str):
         super().__init__()
         self.setZValue(Z_EMPHASIS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -1241,12 +1275,13 @@ class GalaxyScene(QGraphicsScene):
     def mouseReleaseEvent(self, event) -> None:
         super().mouseReleaseEvent(event)
         start, self._click_from = self._click_from, None
-        if start is not None and event.button() == Qt.MouseButton.LeftButton:
-            if (QPoint(event.screenPos()) - start).manhattanLength() < QApplication.startDragDistance():
-                pos = event.scenePos()
-                if self._fan_sector != -1 and self._fan_rect.contains(pos):
-                    return
-                self._click_sector(self.sector_at(pos))
+        on_the_spot = start is not None and event.button() == Qt.MouseButton.LeftButton and \
+            (QPoint(event.screenPos()) - start).manhattanLength() < QApplication.startDragDistance()
+        if on_the_spot:
+            pos = event.scenePos()
+            if self._fan_sector != -1 and self._fan_rect.contains(pos):
+                return          # a click on the fan's card, between its counters
+            self._click_sector(self.sector_at(pos))
 
     def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Escape and self.dragging:

@@ -1,0 +1,113 @@
+"""The map view (zoom, pan, centring) and the overview."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from struggle_desktop.engine.session import Session
+from struggle_desktop.ui.map.overview import OverviewView
+from struggle_desktop.ui.map.scene import GalaxyScene
+from struggle_desktop.ui.map.view import MapView
+
+
+@pytest.fixture
+def scene(qapp, game):
+    scene = GalaxyScene(game.map_layout())
+    scene.show_board(game.board(Session.new(game, "3", 1).state))
+    return scene
+
+
+@pytest.fixture
+def view(qtbot, scene):
+    view = MapView(scene)
+    view.resize(900, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    view.zoom_reset()
+    qtbot.addWidget(view)
+    return view
+
+
+def visible(view):
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def test_the_default_zoom_shows_the_whole_map(view, scene):
+    assert view.zoom == pytest.approx(1.0)
+    assert visible(view).contains(scene.map_rect())
+    # ... and fills the window's short side with it (not a postage stamp).
+    assert scene.map_rect().height() * view.transform().m11() > 0.9 * view.viewport().height()
+
+
+def test_zoom_in_out_and_reset_change_the_transform(view):
+    fitted = view.transform().m11()
+    view.zoom_in()
+    assert view.transform().m11() == pytest.approx(fitted * 1.25)
+    view.zoom_in()
+    view.zoom_out()
+    assert view.zoom == pytest.approx(1.25)
+    view.zoom_reset()
+    assert view.transform().m11() == pytest.approx(fitted)
+    for _ in range(40):
+        view.zoom_in()
+    assert view.zoom == pytest.approx(16.0)          # clamped
+    view.fit()
+    assert view.zoom == pytest.approx(1.0)
+
+
+def test_the_wheel_zooms_about_the_cursor(view, scene):
+    view.zoom_in()
+    cursor = view.mapFromScene(scene.sector_center(40))
+    before = view.mapToScene(cursor)
+    event = QWheelEvent(QPointF(cursor), QPointF(view.viewport().mapToGlobal(cursor)), QPoint(),
+                        QPoint(0, 120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), event)
+    assert view.zoom == pytest.approx(1.25 * 1.25)
+    after = view.mapToScene(cursor)
+    assert (after - before).manhattanLength() < 3      # the point under the cursor stays put
+
+
+def test_dragging_the_empty_map_pans_without_selecting(qtbot, view, scene):
+    view.zoom_in()
+    view.zoom_in()
+    view.centre_on_sector(1)
+    start = view.mapFromScene(scene.geometry[1].label_rect.center())
+    h, v = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
+    viewport = view.viewport()
+    with qtbot.assertNotEmitted(scene.sector_clicked):
+        QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+        QTest.mouseMove(viewport, start + QPoint(30, 20))
+        QTest.mouseMove(viewport, start + QPoint(80, 50))
+        QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                           start + QPoint(80, 50))
+    assert view.horizontalScrollBar().value() == h - 80
+    assert view.verticalScrollBar().value() == v - 50
+
+
+def test_centre_on_sector(view, scene):
+    view.zoom_in()
+    view.zoom_in()
+    view.centre_on_sector(40)
+    centre = view.mapToScene(view.viewport().rect().center())
+    assert (centre - scene.sector_center(40)).manhattanLength() < 3
+
+
+def test_the_overview_frames_the_visible_area_and_recentres_the_main_view(qtbot, view, scene):
+    overview = OverviewView(view)
+    overview.show()
+    qtbot.addWidget(overview)
+    qtbot.waitExposed(overview)
+    view.zoom_in()
+    view.zoom_in()
+    assert overview.visible_area() == visible(view)
+    target = scene.sector_center(57)
+    QTest.mouseClick(overview.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, overview.mapFromScene(target))
+    centre = view.mapToScene(view.viewport().rect().center())
+    assert (centre - target).manhattanLength() < 10   # one overview pixel is ~5 map units
+    assert overview.transform().m11() < 0.3            # the whole map, small
