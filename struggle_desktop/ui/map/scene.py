@@ -197,11 +197,21 @@ def build_geometry(sector: dict) -> SectorGeometry:
             grids.append(fits)
 
     wanted = 6                          # enough for almost every position seen in play
+    grids.sort(key=len, reverse=True)
+    most = len(grids[0])
+
+    def score(count: int, distance: float) -> float:
+        return min(count, wanted) * 100 - distance + min(count, 10)
+
     best = None
-    # Arm sectors are curved bands at every angle: try the label along every direction.
+    # Arm sectors are curved bands at every angle: try the label along every direction,
+    # nearest first, and stop when no farther place could do better.
     offsets = [(0.0, 0.0)] + [(d * math.cos(a * math.pi / 6), d * math.sin(a * math.pi / 6))
                               for d in (7, 14, 21, 28, 35) for a in range(12)]
     for dx, dy in offsets:
+        distance = math.hypot(dx, dy)
+        if best is not None and best[0] >= score(most, distance):
+            break
         lx, ly = ax + dx, ay + dy
         plate = QRectF(lx - width / 2 + 7, ly - height / 2 + 4, width - 14, height - 8)
         if (dx or dy) and not path.contains(plate):
@@ -209,13 +219,13 @@ def build_geometry(sector: dict) -> SectorGeometry:
         left, right = lx - width / 2 - 2 - half, lx + width / 2 + 2 + half
         top, bottom = ly - height / 2 - 1 - half, ly + height / 2 + 1 + half
         for fits in grids:
+            if best is not None and score(len(fits), distance) <= best[0]:
+                break                   # grids are sorted: none of the rest can win
             free = [(x, y) for x, y in fits if not (left < x < right and top < y < bottom)]
-            score = min(len(free), wanted) * 100 - math.hypot(dx, dy) + min(len(free), 10)
-            if best is None or score > best[0]:
-                best = (score, QRectF(lx - width / 2 - 2, ly - height / 2 - 1, width + 4,
+            value = score(len(free), distance)
+            if best is None or value > best[0]:
+                best = (value, QRectF(lx - width / 2 - 2, ly - height / 2 - 1, width + 4,
                                       height + 2), free)
-        if best is not None and best[0] >= wanted * 100 - 40:
-            break                       # good enough; nearer label points were tried first
     if best is None:
         best = (0, QRectF(ax - width / 2 - 2, ay - height / 2 - 1, width + 4, height + 2), [])
     _, geo.label_rect, free = best
@@ -335,7 +345,7 @@ class Sky:
         self.void_pen.setCosmetic(True)
 
     def _glow_image(self, width: float, height: float, sectors: list[SectorGeometry]) -> QImage:
-        size = 768
+        size = 384                 # a soft glow: more pixels would add nothing but time
         image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(self.base)
         p = QPainter(image)
