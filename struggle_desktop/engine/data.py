@@ -15,7 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from struggle_desktop.engine.canonical import digest
@@ -41,7 +40,11 @@ def read_yaml(path: Path) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _validator(schema_path: str) -> jsonschema.Draft202012Validator:
+def _validator(schema_path: str):
+    # Imported here: jsonschema costs ~0.1 s to import and a warm start never validates
+    # (engine/datacache.py), so the desktop window starts without it.
+    import jsonschema
+
     schema = read_yaml(Path(schema_path))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)

@@ -34,10 +34,11 @@ def enabled() -> bool:
     return os.environ.get(ENV_SWITCH, "1") != "0"
 
 
-def _key(kind: str, sources: Iterable[Path]) -> str:
+def _key(kind: str, sources: Iterable[Path], extra: bytes = b"") -> str:
     from struggle_desktop import __version__
 
     h = hashlib.sha256(f"{kind}\0{CACHE_FORMAT}\0{__version__}".encode())
+    h.update(extra + b"\0")
     for path in sources:
         h.update(str(path.name).encode() + b"\0")
         h.update(path.read_bytes())
@@ -45,13 +46,14 @@ def _key(kind: str, sources: Iterable[Path]) -> str:
     return h.hexdigest()[:32]
 
 
-def cached(kind: str, sources: Iterable[Path], build: Callable[[], T]) -> T:
-    """``build()``, or its stored result for these exact source bytes."""
+def cached(kind: str, sources: Iterable[Path], build: Callable[[], T], extra: bytes = b"") -> T:
+    """``build()``, or its stored result for these exact source bytes (and ``extra``: other
+    key material, such as data already in memory)."""
     if not enabled():
         return build()
     sources = list(sources)
     try:
-        key = _key(kind, sources)
+        key = _key(kind, sources, extra)
     except OSError:
         return build()          # an unreadable source: let build() report it properly
     folder = user_cache_dir() / "data"

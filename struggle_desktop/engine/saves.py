@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
-
-import jsonschema
 
 from struggle_desktop import __version__
 from struggle_desktop.engine.errors import SaveError
@@ -67,7 +66,15 @@ SAVE_SCHEMA: dict[str, Any] = {
         "snapshot": {"type": "object"},
     },
 }
-_VALIDATOR = jsonschema.Draft202012Validator(SAVE_SCHEMA)
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    # Imported on first use: jsonschema costs ~0.1 s at start-up, and only reading a save
+    # needs it.
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(SAVE_SCHEMA)
 
 
 def make_document(
@@ -133,7 +140,7 @@ def read_document(path: Path | str) -> dict:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SaveError(f"{path} is not a struggle_desktop save file")
     document = migrate(document, str(path))
-    errors = sorted(_VALIDATOR.iter_errors(document), key=lambda e: list(e.path))
+    errors = sorted(_validator().iter_errors(document), key=lambda e: list(e.path))
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
         raise SaveError(f"{path} is damaged: {where}: {errors[0].message}")
