@@ -92,15 +92,25 @@ def repaint(window, app, repeats: int) -> None:
     view.zoom_reset()
     app.processEvents()
     image = QImage(1600, 1000, QImage.Format.Format_ARGB32_Premultiplied)
-    times = []
-    for _ in range(max(repeats * 10, 30)):
-        painter = QPainter(image)
-        start = time.perf_counter()
-        view.render(painter)
-        times.append(time.perf_counter() - start)
-        painter.end()
-    print(f"full repaint of a 1600x1000 map view: median {statistics.median(times) * 1000:.1f} ms"
-          f" (budget <= 16 ms)")
+
+    def median_render() -> float:
+        times = []
+        for _ in range(max(repeats * 10, 30)):
+            painter = QPainter(image)
+            start = time.perf_counter()
+            view.render(painter)
+            times.append(time.perf_counter() - start)
+            painter.end()
+        return statistics.median(times) * 1000
+
+    cached = median_render()
+    # The scene keeps device-pixel pictures of the map and counters; after a zoom change (or on
+    # the first paint) everything is drawn from vectors again: that is the worst case.
+    window.scene.set_item_caching(False)
+    uncached = median_render()
+    window.scene.set_item_caching(True)
+    print(f"full repaint of a 1600x1000 map view: median {cached:.1f} ms with the item pictures "
+          f"cached, {uncached:.1f} ms drawing every item from vectors (budget <= 16 ms)")
 
 
 def drag_step(window, app) -> None:
