@@ -695,25 +695,34 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(files))
 
     # ------------------------------------------------------------------ export
+    EXPORTS = {"png": ("map.png", "PNG pictures (*.png)"),
+               "pdf": ("map.pdf", "PDF documents (*.pdf)")}
+
     def export_png(self) -> None:
-        if self.scene is None:
-            return
-        path, _ = QFileDialog.getSaveFileName(self, "Export the map", str(Path.home() / "map.png"),
-                                              "PNG pictures (*.png)")
-        if path:
-            from struggle_desktop.ui.map.render import export_png
-            export_png(self.scene, path)
-            self.show_message(f"Map saved as {path}")
+        self._export("png")
 
     def export_pdf(self) -> None:
+        self._export("pdf")
+
+    def _export(self, kind: str) -> None:
         if self.scene is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export the map", str(Path.home() / "map.pdf"),
-                                              "PDF documents (*.pdf)")
-        if path:
-            from struggle_desktop.ui.map.render import export_pdf
-            export_pdf(self.scene, path)
-            self.show_message(f"Map saved as {path}")
+        name, file_filter = self.EXPORTS[kind]
+        path, _ = QFileDialog.getSaveFileName(self, "Export the map", str(Path.home() / name),
+                                              file_filter)
+        if not path:
+            return
+        from struggle_desktop.ui.map import render
+        try:
+            if kind == "png":
+                if not render.export_png(self.scene, path):
+                    raise OSError("the picture could not be written")
+            else:
+                render.export_pdf(self.scene, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Cannot export the map", f"{path}: {exc}")
+            return
+        self.show_message(f"Map saved as {path}")
 
     # ------------------------------------------------------------------ undo
     def undo(self) -> None:

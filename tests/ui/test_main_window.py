@@ -295,3 +295,15 @@ def test_scenario_3_played_to_its_end_with_the_panels(window, qtbot, monkeypatch
     assert "game is over" in window.status_text.text()
     # The log explains the automated steps: every entry names its rule.
     assert all(entry["rule"] for entry in doc.log_entries())
+
+
+@pytest.mark.parametrize("kind", ["png", "pdf"])
+def test_export_the_map_through_the_menu(window, tmp_path, monkeypatch, kind):
+    start(window)
+    target = tmp_path / f"map.{kind}"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    (window.act_export_png if kind == "png" else window.act_export_pdf).trigger()
+    assert target.exists() and target.stat().st_size > 10_000
+    assert window.status_text.text() == f"Map saved as {target}"
+    head = target.read_bytes()[:8]
+    assert head.startswith(b"\x89PNG") if kind == "png" else head.startswith(b"%PDF")
