@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QCursor, QKeySequence
 from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox,
                                QStackedWidget)
 
@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
         self.document = document or GameDocument(self)
         self.document.setParent(self)
         self.scene = None        # keep a reference: a collected scene leaves a blank view
+        self.sector_menu: QMenu | None = None
         self.free_placement = False
         self.selected_sector = -1
         self.playback = Playback(self)
@@ -511,13 +512,14 @@ class MainWindow(QMainWindow):
         if len(entries) == 1:
             self.perform(entries[0]["action"])
             return
-        menu = QMenu(self)
+        # Several answers name this sector (a military or a morphogenetic attack...): offer
+        # them in a menu at the pointer. Not modal: the game stays responsive behind it.
+        self.sector_menu = QMenu(self)
         for entry in entries:
-            act = menu.addAction(entry["label"])
+            act = self.sector_menu.addAction(entry["label"])
             act.setData(entry["action"])
-        chosen = menu.exec(self.cursor().pos())
-        if chosen is not None:
-            self.perform(chosen.data())
+        self.sector_menu.triggered.connect(lambda chosen: self.perform(chosen.data()))
+        self.sector_menu.popup(QCursor.pos())
 
     def _sector_selected(self, n: int) -> None:
         self.selected_sector = n

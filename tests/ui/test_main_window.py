@@ -307,3 +307,48 @@ def test_export_the_map_through_the_menu(window, tmp_path, monkeypatch, kind):
     assert window.status_text.text() == f"Map saved as {target}"
     head = target.read_bytes()[:8]
     assert head.startswith(b"\x89PNG") if kind == "png" else head.startswith(b"%PDF")
+
+
+def test_log_reference_hover_highlights_its_sector(window):
+    start(window)
+    window.log_dock.ref_hovered.emit("sector:12")
+    assert window.scene.highlighted("hover") == {12}
+    window.log_dock.ref_hovered.emit("")
+    assert window.scene.highlighted("hover") == set()
+
+
+def test_clicking_a_sector_declares_an_attack_after_the_odds(window, qtbot, monkeypatch):
+    """SGE-CMB-15: the odds are shown before the roll; clicking the sector starts it."""
+    import struggle_desktop.ui.dialogs.combat as combat_dialog
+
+    shown = []
+
+    def accept(parent, document, action):
+        shown.append(document.preview(action))
+        return True
+    monkeypatch.setattr(combat_dialog, "ask_attack", accept)
+    for seed in (3, 4, 5, 6):
+        assert window.new_game("struggle", "4", seed, {})
+        window.document.dirty = False
+        window.perform({"verb": "auto_place"})
+        if play_until(window, "combat") and any(
+                a["verb"] == "attack" for a in window.document.legal_actions()):
+            break
+    else:
+        pytest.skip("no attack offered in these games")
+    attack = next(a for a in window.document.legal_actions() if a["verb"] == "attack")
+    actions = len(window.document.session.actions)
+    viewport = window.view.viewport()
+    point = window.view.mapFromScene(window.scene.sector_center(attack["at"]))
+    QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    if len(window.document.session.actions) == actions:
+        # Two kinds of attack in that sector: the window offers them in a menu.
+        menu = window.sector_menu
+        assert menu is not None and menu.isVisible()
+        labels = [a.text() for a in menu.actions()]
+        assert any("military" in t for t in labels) or any("morpho" in t for t in labels)
+        menu.actions()[0].trigger()
+    assert len(window.document.session.actions) == actions + 1
+    done = window.document.session.actions[-1]["action"]
+    assert done["verb"] == "attack" and done["at"] == attack["at"]
+    assert shown and abs(sum(shown[0]["results"].values()) - 1) < 1e-9
