@@ -46,11 +46,11 @@ print(time.perf_counter() - t0)
 
 
 def timed_process(code: str, home: Path) -> float:
-    """Wall time of a whole process (interpreter start included) and its own figure."""
+    """Wall time of a whole process, interpreter start included."""
     env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(home), QT_QPA_PLATFORM="offscreen")
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True)
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                   check=True)
     return time.perf_counter() - start
 
 

@@ -17,8 +17,6 @@ names). Everything here is derived from the state; nothing changes it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from struggle_desktop.games.struggle import combat
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx, fmt_sector
 from struggle_desktop.games.struggle.turn import PHASES

@@ -260,10 +260,6 @@ def label_plan(sector: dict) -> dict:
                            label_rect.height()],
             "slots": [[p.x(), p.y()] for p in slots]}
 
-    # An inner band along the rim, tinted by the sector's owner.
-    geo.band = _inner_band(points, 4.5)
-    return geo
-
 
 def _inner_band(points: list[tuple[float, float]], width: float) -> QPainterPath:
     """A ring just inside the polygon's rim, as straight lines only (a stroked-and-intersected
