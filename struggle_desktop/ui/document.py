@@ -80,6 +80,7 @@ class GameDocument(QObject):
         self.autosave_enabled = autosave
         self.watch = True            # collect frames of automated steps
         self._board: dict | None = None
+        self._shown: dict | None = None      # a step of the automated phases on show
         self._layout: dict | None = None
         self._undo: list[UndoRecord] = []
         self._redo: list[UndoRecord] = []
@@ -87,10 +88,22 @@ class GameDocument(QObject):
     # ------------------------------------------------------------------ reading
     @property
     def board(self) -> dict | None:
-        """The plain-data picture of the position (games' ``board``), cached per change."""
+        """The plain-data picture of the position (games' ``board``), cached per change.
+        While the window plays back automated steps, the board of the step on show."""
+        if self._shown is not None:
+            return self._shown
         if self._board is None and self.session is not None:
             self._board = self.game.board(self.session.state, ROLE)
         return self._board
+
+    @property
+    def showing_step(self) -> bool:
+        return self._shown is not None
+
+    def show_step(self, board: dict | None) -> None:
+        """Let every reader see ``board`` (a frame of the automated steps) until this is
+        called with None. Only what is shown changes: the game itself does not."""
+        self._shown = board
 
     @property
     def layout(self) -> dict | None:
@@ -173,6 +186,7 @@ class GameDocument(QObject):
         self.session = session
         self.path = path
         self._board = None
+        self._shown = None
         self._undo.clear()
         self._redo.clear()
 
@@ -240,6 +254,7 @@ class GameDocument(QObject):
         self._undo.append(before)
         self._redo.clear()
         self._board = None
+        self._shown = None
         self.dirty = True
         self._autosave()
         self.changed.emit()
@@ -285,6 +300,7 @@ class GameDocument(QObject):
         session.state, session.actions, session.digests = (record.state, record.actions,
                                                           record.digests)
         self._board = None
+        self._shown = None
         self.dirty = True
         self._autosave()
         self.message.emit(f"{verb}: {record.label}")

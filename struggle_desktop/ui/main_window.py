@@ -359,15 +359,27 @@ class MainWindow(QMainWindow):
 
     def show_final(self) -> None:
         """Draw the current position and make the controls match it."""
+        stepping = self.document.showing_step
+        self.document.show_step(None)
         board = self.document.board
         if board is None or self.scene is None:
             return
+        if stepping:
+            self._refresh_tracks()
         self.scene.clear_emphasis()
         self.scene.show_board(board)
         self.stack_dock.show_sector(self.selected_sector)
         self.turn_dock.clear_continue_override()   # the dock words Continue from the board
 
+    def _refresh_tracks(self) -> None:
+        """The panels that follow a playback step by step (tracks, cup, turn)."""
+        for dock in (self.turn_dock, self.ci_dock, self.resources_dock, self.cup_dock,
+                     self.markers_dock, self.stack_dock):
+            dock.refresh()
+
     def show_frame(self, frame: Frame, index: int, total: int) -> None:
+        self.document.show_step(frame.board)
+        self._refresh_tracks()
         self.scene.show_board(frame.board)
         refs = [sector_of_ref(r) for r in frame.entry.get("refs", [])]
         sectors = [n for n in refs if n is not None]

@@ -9,6 +9,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog
 
+from struggle_desktop.ui.docks.style import half_points
 from struggle_desktop.ui.main_window import MainWindow, crashed_game_waiting, mark_running
 from struggle_desktop.ui.settings import app_settings
 
@@ -225,15 +226,31 @@ def test_log_reference_click_centres_and_selects_the_sector(window):
 
 
 def test_watching_step_by_step(window):
+    """The map and the track panels show each automated step; skipping shows the end."""
     window.set_speed("step")
     assert window.new_game("struggle", "3", 1, {})
+    window.ci_dock.show()
+    window.ci_dock.ensure_widget()
     window.perform({"verb": "auto_place"})
     assert window.playback.active
     first = window.playback.index
     window.continue_game()
     assert window.playback.index == first + 1
+    frame = window.playback.frames[window.playback.index]
+    assert window.document.board is frame.board
+    # Step on to a moment when the Chaos Index differs from the end of the action's steps:
+    # the track shows the step's value, not the final one.
+    final_ci = window.document.state["ci2"] / 2
+    while frame.board["ci"] == final_ci and window.playback.index < len(window.playback.frames) - 1:
+        window.continue_game()
+        frame = window.playback.frames[window.playback.index]
+    assert frame.board["ci"] != final_ci, "every step had the final CI: pick another seed"
+    assert window.ci_dock.widget().ci_value.text() == half_points(frame.board["ci"])
     window.skip_playback()
-    assert not window.playback.active
+    assert not window.playback.active and not window.document.showing_step
+    final = window.document.board
+    assert final["turn"] >= 1 and window.ci_dock.widget().ci_value.text() == half_points(final["ci"])
+
 
 
 def test_dock_layout_persists_between_runs(make_window):
