@@ -18,7 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QCursor, QKeySequence
+from PySide6.QtGui import (QAction, QActionGroup, QCloseEvent, QCursor, QKeySequence,
+                           QShortcut)
 from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox,
                                QStackedWidget)
 
@@ -228,9 +229,14 @@ class MainWindow(QMainWindow):
                                          checkable=True)
         self.act_reset_layout = self._action("Reset &Layout", self.reset_layout, None,
                                              "Put every panel back where it started")
-        self.act_continue = self._action("&Continue", self.continue_game,
-                                         ["Ctrl+Return", "Space"],
-                                         "End this step, or show the next automated step")
+        self.act_continue = self._action("&Continue", self.continue_game, "Ctrl+Return",
+                                         "End this step, or show the next automated step "
+                                         "(Space on the map does the same)")
+        # Space continues only while the map has the focus: in a list or a text field it
+        # must keep selecting and typing, not end the phase.
+        self.map_space = QShortcut(QKeySequence("Space"), self.view)
+        self.map_space.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.map_space.activated.connect(self.continue_game)
         self.act_skip = self._action("S&kip to the End of the Steps", self.skip_playback,
                                      "Esc", "Show the final position at once")
         self.act_hint = self._action("&Hint", self.show_hint, "Ctrl+H",

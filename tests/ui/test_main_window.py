@@ -369,3 +369,21 @@ def test_clicking_a_sector_declares_an_attack_after_the_odds(window, qtbot, monk
     done = window.document.session.actions[-1]["action"]
     assert done["verb"] == "attack" and done["at"] == attack["at"]
     assert shown and abs(sum(shown[0]["results"].values()) - 1) < 1e-9
+
+
+def test_space_continues_on_the_map_but_not_in_the_decision_list(window, qtbot):
+    start(window)
+    assert play_until(window, "movement")
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+    actions = len(window.document.session.actions)
+    window.decision_dock.show()
+    window.decision_dock.ensure_widget()
+    window.decision_dock.choices.setFocus()
+    qtbot.waitUntil(lambda: window.decision_dock.choices.hasFocus())
+    QTest.keyClick(window.decision_dock.choices, Qt.Key.Key_Space)
+    assert len(window.document.session.actions) == actions      # no phase ended by accident
+    window.view.setFocus()
+    qtbot.waitUntil(lambda: window.view.hasFocus())
+    QTest.keyClick(window.view, Qt.Key.Key_Space)
+    assert window.document.session.actions[-1]["action"] == {"verb": "done"}
