@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         self.document.setParent(self)
         self.scene = None        # keep a reference: a collected scene leaves a blank view
         self.sector_menu: QMenu | None = None
+        self._acting = False     # inside perform: the playback, not the change signal, draws
         self.free_placement = False
         self.selected_sector = -1
         self.playback = Playback(self)
@@ -351,8 +352,8 @@ class MainWindow(QMainWindow):
             return
         self._ensure_scene()
         self._bring_forward_the_right_panel()
-        if not self.playback.active:
-            self.show_final()
+        if not self.playback.active and not self._acting:
+            self.show_final()     # (after an action, ``perform`` draws once it has the frames)
 
     def _bring_forward_the_right_panel(self) -> None:
         """Recruitment and the decision list share a tab: show the one the prompt needs."""
@@ -416,7 +417,11 @@ class MainWindow(QMainWindow):
             from struggle_desktop.ui.dialogs.combat import ask_attack
             if not ask_attack(self, self.document, action):
                 return False
-        result = self.document.perform(action)
+        self._acting = True
+        try:
+            result = self.document.perform(action)
+        finally:
+            self._acting = False
         if not result.ok:
             return False
         self.dice_dock.show_entries(result.new_entries)
@@ -580,6 +585,8 @@ class MainWindow(QMainWindow):
     def set_speed(self, speed: str) -> None:
         speed = speed if speed in ("step", "fast", "instant") else "fast"
         self.speed = speed
+        # Frames of the automated steps cost a board each: collect them only to show them.
+        self.document.watch = speed != "instant"
         self.speed_actions[speed].setChecked(True)
         self.settings.setValue("watch/speed", speed)
         if hasattr(self, "turn_dock") and self.turn_dock.speed != speed:
