@@ -599,6 +599,23 @@ class MapLayer(QGraphicsItem):
 
 
 # ======================================================================== overlays
+def round_pens(*pens: QPen, cap: Qt.PenCapStyle | None = None) -> list[QPen]:
+    """Pens for outlines drawn over one another (a dark halo, then the bright line)."""
+    for pen in pens:
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        if cap is not None:
+            pen.setCapStyle(cap)
+    return list(pens)
+
+
+def stroke(painter: QPainter, pens: list[QPen], paths: list[QPainterPath]) -> None:
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for pen in pens:
+        painter.setPen(pen)
+        for path in paths:
+            painter.drawPath(path)
+
+
 class HighlightItem(QGraphicsItem):
     """A sector's rim drawn bright in one of the HIGHLIGHT_STYLES, over a dark halo so it
     shows on any fill. (The kind's wash is in the map layer: see SectorStyle.set_wash.)"""
@@ -607,10 +624,9 @@ class HighlightItem(QGraphicsItem):
         super().__init__()
         self.geo, self.kind = geo, kind
         _, rim, width, dashed = HIGHLIGHT_STYLES[kind]
-        self.pens = [QPen(QColor(8, 10, 16), width + 2.6),
-                     QPen(rim, width, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)]
-        for pen in self.pens:
-            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        self.pens = round_pens(QPen(QColor(8, 10, 16), width + 2.6),
+                               QPen(rim, width, Qt.PenStyle.DashLine if dashed
+                                    else Qt.PenStyle.SolidLine))
         self.setZValue({"selected": Z_SELECTION, "drop": Z_SELECTION + 0.5,
                         "nodrop": Z_SELECTION + 0.5}.get(kind, Z_HIGHLIGHT))
         self._bounds = geo.rect.adjusted(-5, -5, 5, 5)
@@ -621,10 +637,7 @@ class HighlightItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for pen in self.pens:
-            painter.setPen(pen)
-            painter.drawPath(self.geo.path)
+        stroke(painter, self.pens, [self.geo.path])
 
 
 class EmphasisItem(QGraphicsItem):
@@ -635,9 +648,10 @@ class EmphasisItem(QGraphicsItem):
         self.setZValue(Z_EMPHASIS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.rings = [scene.geometry[n].path for n in sectors if n in scene.geometry]
-        self.ring_pens = [QPen(QColor(255, 190, 60, 80), 10.0), QPen(QColor("#ffc34d"), 3.4)]
-        for pen in self.ring_pens:
-            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        self.ring_pens = round_pens(QPen(QColor(255, 190, 60, 80), 10.0),
+                                    QPen(QColor("#ffc34d"), 3.4))
+        self.arrow_pens = round_pens(QPen(QColor(20, 10, 0, 200), 6.5),
+                                     QPen(QColor("#ffd36b"), 3.2), cap=Qt.PenCapStyle.RoundCap)
         bounds = QRectF()
         for path in self.rings:
             bounds = bounds.united(path.boundingRect())
@@ -686,16 +700,9 @@ class EmphasisItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for pen in self.ring_pens:
-            painter.setPen(pen)
-            for path in self.rings:
-                painter.drawPath(path)
+        stroke(painter, self.ring_pens, self.rings)
         if not self.arrow.isEmpty():
-            for pen in (QPen(QColor(20, 10, 0, 200), 6.5), QPen(QColor("#ffd36b"), 3.2)):
-                pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-                painter.setPen(pen)
-                painter.drawPath(self.arrow)
+            stroke(painter, self.arrow_pens, [self.arrow])
             painter.setPen(QPen(QColor(20, 10, 0, 200), 1.2))
             painter.setBrush(QColor("#ffd36b"))
             painter.drawPath(self.head)
