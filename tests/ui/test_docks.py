@@ -310,23 +310,25 @@ def ref_point(dock: LogDock, row: int, ref: str) -> QPoint:
     return where.center()
 
 
-def test_clicking_a_sector_reference_activates_it(qtbot, doc):
+@pytest.fixture
+def sector_link(qtbot, doc):
+    """A shown log, the row and sector reference of a link in it, and where it is drawn."""
     dock = LogDock(doc)
     shown(qtbot, dock)
     dock.resize(900, 300)
     row, ref = sector_ref_row(dock)
-    point = ref_point(dock, row, ref)
+    return dock, row, ref, ref_point(dock, row, ref)
+
+
+def test_clicking_a_sector_reference_activates_it(qtbot, sector_link):
+    dock, _row, ref, point = sector_link
     with qtbot.waitSignal(dock.ref_activated, timeout=1000) as blocker:
         qtbot.mouseClick(dock.view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert blocker.args == [ref] and ref.startswith("sector:")
 
 
-def test_hovering_a_reference_reports_it_and_leaving_clears_it(qtbot, doc):
-    dock = LogDock(doc)
-    shown(qtbot, dock)
-    dock.resize(900, 300)
-    row, ref = sector_ref_row(dock)
-    point = ref_point(dock, row, ref)
+def test_hovering_a_reference_reports_it_and_leaving_clears_it(qtbot, sector_link):
+    dock, row, ref, point = sector_link
     viewport = dock.view.viewport()
     with qtbot.waitSignal(dock.ref_hovered, timeout=1000) as blocker:
         qtbot.mouseMove(viewport, point)

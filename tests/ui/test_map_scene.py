@@ -8,12 +8,12 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtTest import QTest
 
-from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.ui.map import counters
 from struggle_desktop.ui.map.counters import CounterItem
 from struggle_desktop.ui.map.scene import Z_FAN, EmphasisItem, GalaxyScene
-from struggle_desktop.ui.map.view import MapView
+from tests.ui.helpers import shown_view
+from tests.games.struggle.helpers import bot_session
 
 
 @pytest.fixture(scope="module")
@@ -24,11 +24,7 @@ def layout(game):
 @pytest.fixture(scope="module")
 def busy_board(game):
     """Scenario 4 with every option, a few turns in: stacks of ten counters in the Core."""
-    session = Session.new(game, "4", 3, {"all": "on"})
-    rng = Rng.from_seed(3, 5)
-    for _ in range(40):
-        session.perform("imperial", game.choose_action(session.state, "imperial", "bot", rng))
-    return game.board(session.state)
+    return game.board(bot_session(game, "4", 3, actions=40).state)
 
 
 @pytest.fixture
@@ -40,13 +36,7 @@ def scene(qapp, layout, busy_board):
 
 @pytest.fixture
 def view(qtbot, scene):
-    view = MapView(scene)
-    view.resize(1000, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    view.zoom_reset()
-    qtbot.addWidget(view)
-    return view
+    return shown_view(qtbot, scene, 1000, 800)
 
 
 def inside(scene, n: int, point: QPointF) -> bool:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from struggle_desktop.engine.session import Session
 from struggle_desktop.ui.map.overview import OverviewView
 from struggle_desktop.ui.map.scene import GalaxyScene
-from struggle_desktop.ui.map.view import MapView
+from tests.ui.helpers import shown_view
 
 
 @pytest.fixture
@@ -23,13 +23,7 @@ def scene(qapp, game):
 
 @pytest.fixture
 def view(qtbot, scene):
-    view = MapView(scene)
-    view.resize(900, 700)
-    view.show()
-    qtbot.waitExposed(view)
-    view.zoom_reset()
-    qtbot.addWidget(view)
-    return view
+    return shown_view(qtbot, scene, 900, 700)
 
 
 def visible(view):

@@ -300,3 +300,19 @@ RULES_CRT = [
     ["D1", "D1", "D2", "D3", "D3", "D3"],
     ["D1", "D2", "D2", "D3", "D3", "D3"],
 ]
+
+
+def bot_session(game, scenario: str = "4", seed: int = 3, actions: int = 60,
+                options: dict | None = None):
+    """A session the Imperial bot has played for ``actions`` actions (or to its end), with
+    every optional rule on by default: a busy, realistic position for views of the game."""
+    from struggle_desktop.engine.rng import Rng
+    from struggle_desktop.engine.session import Session
+
+    session = Session.new(game, scenario, seed, options or {"all": "on"}, record_digests=False)
+    rng = Rng.from_seed(seed, 5)
+    for _ in range(actions):
+        if game.outcome(session.state) is not None:
+            break
+        session.perform("imperial", game.choose_action(session.state, "imperial", "bot", rng))
+    return session

@@ -2,16 +2,7 @@
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
-
-
-def played(game, scenario="4", seed=3, actions=60, options=None):
-    session = Session.new(game, scenario, seed, options or {"all": "on"}, record_digests=False)
-    rng = Rng.from_seed(seed, 5)
-    for _ in range(actions):
-        if game.outcome(session.state) is not None:
-            break
-        session.perform("imperial", game.choose_action(session.state, "imperial", "bot", rng))
-    return session
+from tests.games.struggle.helpers import bot_session as played
 
 
 def test_every_counter_on_the_map_is_one_piece_in_its_sector(game):
