@@ -188,12 +188,17 @@ def drawn_this_turn(ctx: Ctx) -> list[dict]:
     markers = ctx.data.markers
     turn = ctx.state["turn"]
     out = []
-    for e in ctx.state["log"]:
-        if e["turn"] == turn and e["rule"] == "SGE-POOL-2" and e["refs"]:
+    # The log is in turn order: read back from the end to the turn's start only (a board is
+    # made after every automated step the window shows, and a long game logs thousands).
+    for e in reversed(ctx.state["log"]):
+        if e["turn"] != turn:
+            break
+        if e["rule"] == "SGE-POOL-2" and e["refs"]:
             m = markers.get(e["refs"][0])
             if m is not None:
                 out.append({"id": m["id"], "name": m["name"], "effect": m.get("effect", ""),
                             "rule": m.get("rule", "")})
+    out.reverse()
     return out
 
 
