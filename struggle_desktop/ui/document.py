@@ -19,7 +19,6 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from struggle_desktop.engine import saves
-from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.errors import BadOption, StruggleError
 from struggle_desktop.engine.paths import user_data_dir
 from struggle_desktop.engine.session import Session
@@ -168,8 +167,7 @@ class GameDocument(QObject):
         Returns a line for the status bar."""
         path = Path(path)
         document = saves.read_document(path)
-        game = REGISTRY.get(document["game"])
-        if game is None:
+        if document["game"] not in REGISTRY:
             raise StruggleError(f"{path.name}: this build cannot play {document['game']!r}")
         game = get_game(document["game"])
         session, report = Session.from_document(game, document)
@@ -224,7 +222,9 @@ class GameDocument(QObject):
             self.message.emit(f"Not possible: {reason}")
             return PerformResult(False, reason)
         session = self.session
-        before = UndoRecord(clone(session.state), list(session.actions), list(session.digests),
+        # perform(copy=True) builds the next position on a copy and leaves this one untouched,
+        # so the undo record can keep the very object.
+        before = UndoRecord(session.state, list(session.actions), list(session.digests),
                             self.describe(action))
         log_start = len(session.state["log"])
         frames: list[Frame] = []
