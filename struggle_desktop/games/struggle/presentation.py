@@ -204,17 +204,24 @@ def drawn_this_turn(ctx: Ctx) -> list[dict]:
 
 def effects_in_play(ctx: Ctx) -> list[dict]:
     markers = ctx.data.markers
-    out = []
-    for m in ctx.state["effects"]:
-        row = markers.get(m, {"id": m, "name": m, "effect": ""})
-        out.append({"id": m, "name": row["name"], "effect": row.get("effect", "")})
-    if ctx.state["leviathan"]:
-        row = markers.get("LEVIATHAN", {"name": "Leviathan", "effect": ""})
-        out.append({"id": "LEVIATHAN", "name": row["name"], "effect": row.get("effect", "")})
-    return out
+    # Leviathan stays on the Core rather than in the effects list, but acts as one.
+    in_play = list(ctx.state["effects"]) + (["LEVIATHAN"] if ctx.state["leviathan"] else [])
+    return [{"id": m, "name": markers.get(m, {}).get("name", m.capitalize()),
+             "effect": markers.get(m, {}).get("effect", "")} for m in in_play]
 
 
 # ------------------------------------------------------------------------------ actions
+#: Answers whose words do not depend on the position.
+FIXED_LABELS = {"done": "Done: end this step", "auto_place": "Let the program place everything",
+                "pay": "Pay the maintenance", "suppress": "Try to suppress it",
+                "no_suppression": "Do not suppress", "cancel_event": "Send it back unresolved",
+                "allow_event": "Let it happen", "accept_leviathan": "Accept Leviathan",
+                "return_leviathan": "Send Leviathan back to the pool",
+                "alliance_attack": "Attack", "no_attack": "Do not attack",
+                "no_leader": "Commit no leader", "decline": "Decline",
+                "extropy": "Conduct an extropy operation"}
+
+
 def describe_action(ctx: Ctx, action: dict) -> str:
     """One legal action in a player's words, for buttons and the decision list."""
     verb = action.get("verb", "?")
@@ -270,15 +277,7 @@ def describe_action(ctx: Ctx, action: dict) -> str:
     if verb == "expedition":
         return ("Mount the expedition" + (f" led by {action['leader']}" if action.get("leader")
                                           else ""))
-    fixed = {"done": "Done: end this step", "auto_place": "Let the program place everything",
-             "pay": "Pay the maintenance", "suppress": "Try to suppress it",
-             "no_suppression": "Do not suppress", "cancel_event": "Send it back unresolved",
-             "allow_event": "Let it happen", "accept_leviathan": "Accept Leviathan",
-             "return_leviathan": "Send Leviathan back to the pool",
-             "alliance_attack": "Attack", "no_attack": "Do not attack",
-             "no_leader": "Commit no leader", "decline": "Decline", "extropy": "Conduct an "
-             "extropy operation"}
-    return fixed.get(verb, verb.replace("_", " ").capitalize())
+    return FIXED_LABELS.get(verb, verb.replace("_", " ").capitalize())
 
 
 def next_step(state: dict) -> str:
@@ -287,7 +286,7 @@ def next_step(state: dict) -> str:
     if state["outcome"] is not None:
         return "The game is over"
     if state["turn"] == 0:
-        return "Turn 1: Chaos Events"
+        return f"Turn 1: {PHASES[1]}"
     if phase >= 14:
         return f"Turn {state['turn'] + 1}: {PHASES[1]}"
     return f"Phase {phase + 1}: {PHASES[phase + 1]}"
