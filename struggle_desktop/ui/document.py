@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import BadOption, StruggleError
 from struggle_desktop.engine.paths import user_data_dir
+from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.games import REGISTRY, get_game
 
@@ -135,7 +136,6 @@ class GameDocument(QObject):
 
     def hint(self) -> dict | None:
         """The bot's choice here (the in-game hint); the game's own dice are not touched."""
-        from struggle_desktop.engine.rng import Rng
         if self.session is None or self.game.outcome(self.session.state) is not None:
             return None
         if not self.legal_actions():

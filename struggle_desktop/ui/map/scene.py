@@ -169,9 +169,7 @@ def build_geometry(sector: dict, plan: dict | None = None) -> SectorGeometry:
     """A sector's drawing geometry; ``plan`` (from ``label_plan``) saves the slow search."""
     points = [tuple(p) for p in sector["polygon"]]
     polygon = QPolygonF([QPointF(x, y) for x, y in points])
-    path = QPainterPath()
-    path.addPolygon(polygon)
-    path.closeSubpath()
+    path = _path_of(points)
     ax, ay = sector["label_at"]
     geo = SectorGeometry(sector["number"], sector["name"], sector["arm"], bool(sector["system"]),
                          bool(sector.get("core")), polygon, path, path.boundingRect(),
@@ -190,10 +188,7 @@ def label_plan(sector: dict) -> dict:
     {"lines", "label_rect": [x, y, w, h], "slots": [[x, y]...]}. This search is the slow part
     of building a scene, so its results are kept between runs (``layout_geometry``)."""
     points = [tuple(p) for p in sector["polygon"]]
-    polygon = QPolygonF([QPointF(x, y) for x, y in points])
-    path = QPainterPath()
-    path.addPolygon(polygon)
-    path.closeSubpath()
+    path = _path_of(points)
     ax, ay = sector["label_at"]
     r = path.boundingRect()
     chord = max(_chord(points, ax, ay), 40.0)
