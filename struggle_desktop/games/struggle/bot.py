@@ -49,15 +49,16 @@ def best_of(actions, key) -> dict | None:
     return None if best is None else best[1]
 
 
-def choose(game, state: dict, role: str, rng: Rng) -> dict:
-    """The bot's action for the pending prompt of ``state``."""
+def choose(game, state: dict, role: str, rng: Rng) -> tuple[dict, bool]:
+    """The bot's action for the pending prompt of ``state``, and whether the bot knows it to
+    be legal (taken from the legal actions, passed the check, or sure by construction)."""
     bot = Bot(game, state, rng)
     p = state["pending"]
     handler = HANDLERS.get(p["kind"])
     action = handler(bot, p) if handler else None
     if action is None:
         action = bot.default(p)
-    return action
+    return action, bot.knows_legal(action)
 
 
 class Bot:
@@ -69,6 +70,7 @@ class Bot:
         self._legal: list[dict] | None = None
         self._index: SectorIndex | None = None
         self._inputs: dict[int, tuple] = {}   # sector -> combat.odds_inputs, this decision
+        self._known_legal: list[dict] = []    # actions that passed the check or are sure
 
     @property
     def legal(self) -> list[dict]:
@@ -89,7 +91,22 @@ class Bot:
         return notes
 
     def is_legal(self, action: dict) -> bool:
-        return self.game.check_action(self.state, "imperial", action, ctx=self.ctx) is None
+        if self.game.check_action(self.state, "imperial", action, ctx=self.ctx) is None:
+            self._known_legal.append(action)
+            return True
+        return False
+
+    def sure(self, action: dict) -> dict:
+        """``action``, noted as legal without a check: the handler built it from the very
+        facts the rules' check reads (say so where this is used)."""
+        self._known_legal.append(action)
+        return action
+
+    def knows_legal(self, action: dict) -> bool:
+        """Whether ``action`` (the object itself) came from the legal actions, passed
+        ``is_legal`` or was noted with ``sure``."""
+        return (any(a is action for a in self._known_legal)
+                or (self._legal is not None and any(a is action for a in self._legal)))
 
     def default(self, p: dict) -> dict:
         for verb in DECLINE_VERBS:
@@ -375,7 +392,7 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
                 action = {"verb": "buy_unit", "type": code, "at": n}
                 if bot.is_legal(action):
                     return action
-    return {"verb": "done"}
+    return bot.sure({"verb": "done"})   # ending recruitment is always legal
 
 
 @handles("movement")
@@ -391,7 +408,7 @@ def _movement(bot: Bot, p: dict) -> dict | None:
     ctx = bot.ctx
     targets = movement_targets(bot)
     if not targets:
-        return {"verb": "done"}
+        return bot.sure({"verb": "done"})   # ending movement is always legal
     core = ctx.galaxy.core
     choices = bot.phase_notes().setdefault("stack_moves", {})
     for n, uids in sorted(imperial_stacks(ctx).items()):
@@ -405,8 +422,10 @@ def _movement(bot: Bot, p: dict) -> dict | None:
         if key not in choices:
             choices[key] = stack_target(ctx, n, targets)
         if choices[key] is not None:
-            return {"verb": "move_stack", "from": n, "to": choices[key]}
-    return {"verb": "done"}
+            # Legal by construction: the target is among stack_costs(ctx, n), the costs
+            # within the largest MA left in the stack, which is what move_reason checks.
+            return bot.sure({"verb": "move_stack", "from": n, "to": choices[key]})
+    return bot.sure({"verb": "done"})
 
 
 def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
@@ -457,11 +476,11 @@ def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int
 def _combat(bot: Bot, p: dict) -> dict | None:
     """The legal attack with the best expected exchange, if it is clearly worth it."""
     best = None
-    for action in attack_options(bot.ctx):
+    for action in attack_options(bot.ctx):   # the legal attacks (legal_combat's list)
         value = bot.attack_value(action["at"], action["type"])
         if value > 0.3 and (best is None or value > best[0]):
             best = (value, action)
-    return {"verb": "done"} if best is None else best[1]
+    return bot.sure({"verb": "done"} if best is None else best[1])
 
 
 @handles("colonization")

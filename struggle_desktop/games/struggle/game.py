@@ -21,7 +21,7 @@ from struggle_desktop.games.struggle import (aliens, chaos_ops, combat, events, 
 from struggle_desktop.games.struggle.context import Ctx
 from struggle_desktop.games.struggle.manual import ADJUST, adjust, adjustment_reason
 from struggle_desktop.games.struggle.data import StruggleData, default_data
-from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in
+from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in, same_json
 from struggle_desktop.engine.rng import Rng
 
 RULES_VERSION = "sge-rules-1"
@@ -59,6 +59,9 @@ class StruggleGame:
     def __init__(self, data: StruggleData | None = None):
         self._data = data
         self._shared: Ctx | None = None
+        #: The last action this module's own player chose and knew to be legal, with the
+        #: position it was chosen in (see ``_vouch``): its legality check is not repeated.
+        self._vouched: tuple | None = None
 
     @property
     def data(self) -> StruggleData:
@@ -172,6 +175,8 @@ class StruggleGame:
             return f"it is not the {role} player's decision"
         if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
             return "an action must be an object with a verb"
+        if self._vouched is not None and self._still_vouched(state, action):
+            return None
         ctx = ctx or self.shared_context(state)
         if action["verb"] == ADJUST:
             return adjustment_reason(ctx, action)
@@ -181,6 +186,24 @@ class StruggleGame:
         if action_in(action, LEGAL[p["kind"]](ctx, p)):
             return None
         return f"{action.get('verb')} is not possible now ({p['text']})"
+
+    def _vouch(self, state: dict, action: dict) -> None:
+        """Remember that ``action`` is legal in ``state`` as it is now: it was taken from the
+        legal actions or passed the check, just before (``choose_action``), so the session's
+        ``apply`` need not work the same legality out again. The position is identified by
+        its prompt (a new dict at every ask), the units' change counter, the tracks and the
+        log's length (the rules and manual adjustments log every change), so a state changed
+        by hand after the choice is checked again; so is an action changed after it."""
+        self._vouched = (state, state["pending"], Ctx.edits, state["rp"], state["ci2"],
+                         len(state["log"]), action, dict(action))
+
+    def _still_vouched(self, state: dict, action: Any) -> bool:
+        (vouched_state, pending, edits, rp, ci2, log_length, vouched_action,
+         shallow_copy) = self._vouched
+        return (state is vouched_state and action is vouched_action
+                and state["pending"] is pending and Ctx.edits == edits and state["rp"] == rp
+                and state["ci2"] == ci2 and len(state["log"]) == log_length
+                and same_json(action, shallow_copy))
 
     def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
         reason = self.check_action(state, role, action)
@@ -250,9 +273,14 @@ class StruggleGame:
 
         if policy == "random":
             legal = self.legal_actions(state, role)
-            return legal[rng.below(len(legal))]
+            action = legal[rng.below(len(legal))]
+            self._vouch(state, action)
+            return action
         if policy == "bot":
-            return bot.choose(self, state, role, rng)
+            action, known_legal = bot.choose(self, state, role, rng)
+            if known_legal:
+                self._vouch(state, action)
+            return action
         raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
 
     def invariants(self, state: dict) -> list[str]:
