@@ -155,11 +155,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     args.options = parse_options(args.option)
     check_setup(game, args.scenario, args.options)
+    args.game_id = game.id
     return launch_gui(args)
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    read_save(args.file)
+    _, game = read_save(args.file)
+    args.game_id = game.id
     return launch_gui(args)
 
 
@@ -167,11 +169,13 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.file and (args.game or args.scenario or args.seed is not None):
         raise BadOption("render takes either a save FILE or --game/--scenario, not both")
     if args.file:
-        read_save(args.file)
+        _, game = read_save(args.file)
     else:
         if not (args.game and args.scenario):
             raise BadOption("render needs --game and --scenario, or a save FILE")
-        check_setup(load_game(args.game), args.scenario, {})
+        game = load_game(args.game)
+        check_setup(game, args.scenario, {})
+    args.game_id = game.id
     if Path(args.out).suffix.lower() != ".png":
         raise BadOption(f"--out must name a .png file, not {args.out!r}")
     args.size = parse_size(args.size) if args.size else None
@@ -268,6 +272,11 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: Unit columns a catalog may have, in display order (each game lists its own).
+UNIT_COLUMNS = {"mil": "military", "morph": "morph", "ma": "movement", "cost": "cost",
+                "upkeep": "upkeep", "counters": "counters"}
+
+
 def format_catalog(c: dict) -> str:
     """The human form of a catalog: one readable section per part."""
     out = [f"{c['title']} ({c['game']}), rules version {c['rules_version']}"]
@@ -293,24 +302,33 @@ def format_catalog(c: dict) -> str:
     section("Options (--option KEY=VALUE)")
     for key, spec in c["options"].items():
         out.append(f"  {key:<20} {spec.get('help', '')} (default {spec.get('default')})")
-    section("Units (military, morph, movement, cost, upkeep, counters; (n) = defence only)")
+    columns = [k for k in UNIT_COLUMNS if any(k in u for u in c["units"])]
+    section("Units (" + ", ".join(UNIT_COLUMNS[k] for k in columns) + "; (n) = defence only)")
     for u in c["units"]:
         out.append(f"  {u['code']:<4} {u['name']:<20} {factor(u, 'mil'):>4} {factor(u, 'morph'):>4}"
-                   f" {u.get('ma', '-'):>3} {u.get('cost', '-'):>4} {u.get('upkeep', '-'):>3}"
-                   f" {u.get('counters', '-'):>4}")
-    events = c["events"]
-    section(f"Chaos event markers ({events['kinds']} kinds, {events['total']} markers)")
-    for m in events["markers"]:
-        out.append(f"  {m['count']:>2} x {m['name']} [{m['rule']}]")
-        para(m.get("effect", ""), 7)
+                   + "".join(f" {'-' if u.get(k) is None else u[k]!s:>4}" for k in columns[2:]))
+    if "chits" in c:
+        chits = c["chits"]
+        section(f"Action chits ({chits['kinds']} kinds, {chits['total']} chits)")
+        out.append("  " + ", ".join(f"{n} x {kind}" for kind, n in chits["counts"].items()))
+    if "regions" in c:
+        section("Regions")
+        out.append("  " + ", ".join(f"{r['number']} {r['name']}" for r in c["regions"]))
+    if "events" in c:
+        events = c["events"]
+        section(f"Chaos event markers ({events['kinds']} kinds, {events['total']} markers)")
+        for m in events["markers"]:
+            out.append(f"  {m['count']:>2} x {m['name']} [{m['rule']}]")
+            para(m.get("effect", ""), 7)
     section("Tables (R = reconstructed, * = replaced by a user override)")
     for t in c["tables"]:
         flags = ("R" if t["reconstructed"] else " ") + ("*" if t.get("overridden") else " ")
         out.append(f"  {flags} {t['id']:<18} {t['title']}  ({', '.join(t['rules'])})")
-    m = c["map"]
-    section("Map")
-    out.append(f"  {m['title']}: {m['sectors']} sectors, {len(m['system_sectors'])} system "
-               f"sectors, the Core is sector {m['core']}")
+    if "map" in c:
+        m = c["map"]
+        section("Map")
+        out.append(f"  {m['title']}: {m['sectors']} sectors, {len(m['system_sectors'])} system "
+                   f"sectors, the Core is sector {m['core']}")
     rules = c["rule_ids"]
     section(f"Rule IDs ({rules['count']}: " + ", ".join(
         f"{n} {k}" for k, n in rules["by_source"].items()) + ")")

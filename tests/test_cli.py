@@ -82,7 +82,8 @@ def copy_of(path: Path, tmp_path: Path, change=None) -> Path:
 
 # ------------------------------------------------------------------------------ bad input
 BAD_INPUT = [
-    (["play", "--game", "battles", "--scenario", "1"], "error: game 'battles' is not available yet"),
+    (["play", "--game", "nobles", "--scenario", "1"], "error: game 'nobles' is not available yet"),
+    (["play", "--game", "battles", "--scenario", "1"], "error: unknown scenario '1' for battles"),
     (["simulate", "--game", "nobles", "--scenario", "1", "--games", "1", "--seed", "1"],
      "error: game 'nobles' is not available yet"),
     (["catalog", "--game", "freedom"], "error: game 'freedom' is not available yet"),
@@ -138,6 +139,18 @@ def test_bad_files_exit_2(capsys, no_gui, tmp_path, command, content):
     assert err.startswith("error:") and str(path) in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["play", "--game", "battles", "--scenario", "civil-war"],
+    ["render", "--game", "battles", "--scenario", "invasion", "--out", "x.png"],
+])
+def test_a_game_without_a_screen_is_refused_before_any_window(capsys, argv):
+    """Battles plays headless, but the window cannot show it yet: one error line, exit 2."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.strip() == ("error: the desktop screen for 'battles' is not built yet "
+                           "(simulate, catalog and verify work)")
+
+
 def test_missing_file_and_folder_exit_2(capsys, no_gui, tmp_path):
     for target in (tmp_path / "none.json", tmp_path):
         code, _, err = run(capsys, "verify", str(target))
@@ -145,9 +158,9 @@ def test_missing_file_and_folder_exit_2(capsys, no_gui, tmp_path):
 
 
 def test_a_save_of_a_game_this_build_lacks_exits_2(capsys, save_file, tmp_path):
-    path = copy_of(save_file, tmp_path, lambda d: d.update(game="battles"))
+    path = copy_of(save_file, tmp_path, lambda d: d.update(game="nobles"))
     code, _, err = run(capsys, "verify", str(path))
-    assert code == 2 and err.strip() == f"error: {path}: game 'battles' is not available yet"
+    assert code == 2 and err.strip() == f"error: {path}: game 'nobles' is not available yet"
 
 
 def test_no_traceback_from_the_real_program(tmp_path):

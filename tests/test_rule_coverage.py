@@ -1,15 +1,15 @@
-"""Every rule ID of the rules reference is cited by at least one test (ARCHITECTURE.md
-section 8), except the known gaps listed in ``tests/rule_coverage_gaps.txt``; and the gaps list
-only shrinks.
+"""Every rule ID of each game's rules reference is cited by at least one test (ARCHITECTURE.md
+section 8), except the known gaps listed in ``tests/rule_coverage_gaps/<game>.txt``; and the
+gaps lists only shrink.
 
-The rule IDs come from ``assets/rules/struggle-rules.yaml`` (generated from
-``rules-struggle.md`` by ``tools/extract_rule_ids.py``). A citation is the exact ID as a whole
-token in the source of a test file under ``tests/`` (this file excepted): an ID followed by
-another digit or by more of an ID is a different ID.
+The rule IDs come from ``assets/rules/<game>-rules.yaml`` (generated from ``rules-<game>.md``
+by ``tools/extract_rule_ids.py``); every game with such a file is checked. A citation is the
+exact ID as a whole token in the source of a test file under ``tests/`` (this file excepted):
+an ID followed by another digit or by more of an ID is a different ID.
 
-To rewrite the gaps file from the current tests::
+To rewrite a game's gaps file from the current tests::
 
-    python tests/test_rule_coverage.py --write-gaps
+    python tests/test_rule_coverage.py --write-gaps [GAME]
 """
 
 from __future__ import annotations
@@ -27,19 +27,31 @@ if __name__ == "__main__":   # run as a script from a checkout: find the package
 
 from struggle_desktop.engine.data import load_validated  # noqa: E402
 TESTS = ROOT / "tests"
-RULES_FILE = ROOT / "assets" / "rules" / "struggle-rules.yaml"
+RULES_DIR = ROOT / "assets" / "rules"
 SCHEMA = ROOT / "struggle_desktop" / "engine" / "schemas" / "rules-list.schema.yaml"
-GAPS_FILE = TESTS / "rule_coverage_gaps.txt"
-RULES_REFERENCE = ROOT.parent / "shared" / "design" / "rules-struggle.md"
+GAPS_DIR = TESTS / "rule_coverage_gaps"
+DESIGN_DIR = ROOT.parent / "shared" / "design"
 TOOL = ROOT / "tools" / "extract_rule_ids.py"
+#: The games whose rule lists exist, and the size of each checklist (rules-<game>.md section
+#: "Rule checklist": total, SEED, DECIDED).
+CHECKLISTS = {"struggle": (254, 96, 158, "SGE"), "battles": (165, 76, 89, "BFG")}
+GAMES = sorted(p.name.removesuffix("-rules.yaml") for p in RULES_DIR.glob("*-rules.yaml"))
 
 
-def rule_list() -> dict:
-    return load_validated(RULES_FILE, SCHEMA)
+def rules_file(game: str) -> Path:
+    return RULES_DIR / f"{game}-rules.yaml"
 
 
-def known_ids() -> list[str]:
-    return [rule["id"] for rule in rule_list()["rules"]]
+def gaps_file(game: str) -> Path:
+    return GAPS_DIR / f"{game}.txt"
+
+
+def rule_list(game: str) -> dict:
+    return load_validated(rules_file(game), SCHEMA)
+
+
+def known_ids(game: str) -> list[str]:
+    return [rule["id"] for rule in rule_list(game)["rules"]]
 
 
 def token_pattern(prefixes: set[str]) -> re.Pattern:
@@ -63,46 +75,55 @@ def cited_ids(known: list[str]) -> dict[str, set[str]]:
     return cited
 
 
-def read_gaps() -> list[str]:
-    """The IDs of the gaps file, one per line; ``#`` starts a comment."""
-    if not GAPS_FILE.exists():
+def read_gaps(game: str) -> list[str]:
+    """The IDs of the game's gaps file, one per line; ``#`` starts a comment."""
+    path = gaps_file(game)
+    if not path.exists():
         return []
     ids = []
-    for line in GAPS_FILE.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         text = line.split("#", 1)[0].strip()
         if text:
             ids.append(text)
     return ids
 
 
-def test_every_rule_id_is_cited_or_a_known_gap():
-    known = known_ids()
+def test_every_game_with_rules_is_checked():
+    assert set(GAMES) == set(CHECKLISTS)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rule_id_is_cited_or_a_known_gap(game):
+    known = known_ids(game)
     cited = cited_ids(known)
-    gaps = set(read_gaps())
+    gaps = set(read_gaps(game))
     uncited = [i for i in known if i not in cited and i not in gaps]
     assert not uncited, (
-        f"{len(uncited)} rule IDs are cited by no test and are not in {GAPS_FILE.name}: "
-        + ", ".join(uncited))
+        f"{len(uncited)} rule IDs are cited by no test and are not in "
+        f"{gaps_file(game).name}: " + ", ".join(uncited))
 
 
-def test_the_gaps_list_only_shrinks():
+@pytest.mark.parametrize("game", GAMES)
+def test_the_gaps_list_only_shrinks(game):
     """An ID that a test now cites must leave the gaps file."""
-    known = known_ids()
+    known = known_ids(game)
     cited = cited_ids(known)
-    now_cited = [i for i in read_gaps() if i in cited]
-    assert not now_cited, (f"cited by a test now, remove from {GAPS_FILE.name}: "
+    now_cited = [i for i in read_gaps(game) if i in cited]
+    assert not now_cited, (f"cited by a test now, remove from {gaps_file(game)}: "
                            + ", ".join(f"{i} ({', '.join(sorted(cited[i]))})" for i in now_cited))
 
 
-def test_the_gaps_file_names_real_ids_once():
-    gaps = read_gaps()
-    known = set(known_ids())
+@pytest.mark.parametrize("game", GAMES)
+def test_the_gaps_file_names_real_ids_once(game):
+    gaps = read_gaps(game)
+    known = set(known_ids(game))
     assert [i for i in gaps if i not in known] == [], "unknown IDs in the gaps file"
     assert len(gaps) == len(set(gaps)), "an ID is listed twice in the gaps file"
 
 
-def test_tests_cite_only_existing_ids():
-    known = known_ids()
+@pytest.mark.parametrize("game", GAMES)
+def test_tests_cite_only_existing_ids(game):
+    known = known_ids(game)
     cited = cited_ids(known)
     unknown = {i: sorted(files) for i, files in cited.items() if i not in set(known)}
     assert not unknown, f"tests cite rule IDs that do not exist: {unknown}"
@@ -117,17 +138,20 @@ def test_word_boundaries():
 
 
 # ------------------------------------------------------------------------------ the list
-def test_rule_list_matches_the_checklist():
-    """254 rules, 96 SEED and 158 DECIDED, every DECIDED rule with its reason, no duplicates."""
-    rules = rule_list()["rules"]
-    assert rule_list()["game"] == "struggle"
-    assert len(rules) == 254
-    assert sum(r["source"] == "SEED" for r in rules) == 96
-    assert sum(r["source"] == "DECIDED" for r in rules) == 158
-    assert len({r["id"] for r in rules}) == 254
+@pytest.mark.parametrize("game", GAMES)
+def test_rule_list_matches_the_checklist(game):
+    """The checklist's counts (e.g. Struggle: 254 rules, 96 SEED, 158 DECIDED), every DECIDED
+    rule with its reason, no duplicates."""
+    total, seed, decided, prefix = CHECKLISTS[game]
+    rules = rule_list(game)["rules"]
+    assert rule_list(game)["game"] == game
+    assert len(rules) == total
+    assert sum(r["source"] == "SEED" for r in rules) == seed
+    assert sum(r["source"] == "DECIDED" for r in rules) == decided
+    assert len({r["id"] for r in rules}) == total
     assert all(r["why"] for r in rules if r["source"] == "DECIDED")
     assert all(r["why"] is None for r in rules if r["source"] == "SEED")
-    assert all(re.fullmatch(r"SGE-[A-Z]+-[A-Z0-9-]+", r["id"]) for r in rules)
+    assert all(re.fullmatch(rf"{prefix}-[A-Z]+-[A-Z0-9-]+", r["id"]) for r in rules)
 
 
 def load_tool():
@@ -140,14 +164,17 @@ def load_tool():
     return sys.modules["extract_rule_ids"]
 
 
-def test_rule_list_is_up_to_date_with_the_rules_reference(tmp_path):
-    if not RULES_REFERENCE.exists():
-        pytest.skip(f"{RULES_REFERENCE} is not beside this checkout")
+@pytest.mark.parametrize("game", GAMES)
+def test_rule_list_is_up_to_date_with_the_rules_reference(tmp_path, game):
+    reference = DESIGN_DIR / f"rules-{game}.md"
+    if not reference.exists():
+        pytest.skip(f"{reference} is not beside this checkout")
     tool = load_tool()
     out = tmp_path / "rules.yaml"
-    assert tool.main(["--rules", str(RULES_REFERENCE), "--out", str(out)]) == 0
-    assert out.read_text(encoding="utf-8") == RULES_FILE.read_text(encoding="utf-8"), (
-        "assets/rules/struggle-rules.yaml is out of date: run tools/extract_rule_ids.py")
+    assert tool.main(["--game", game, "--rules", str(reference), "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == rules_file(game).read_text(encoding="utf-8"), (
+        f"assets/rules/{game}-rules.yaml is out of date: run tools/extract_rule_ids.py "
+        f"--game {game}")
 
 
 SAMPLE = """\
@@ -196,22 +223,23 @@ def test_tool_fails_loudly_on_a_mismatch(change, complaint):
         tool.extract(SAMPLE.replace(*change))
 
 
-def write_gaps() -> int:
-    """Rewrite the gaps file from the current tests (for the maintainers)."""
-    known = known_ids()
+def write_gaps(game: str) -> int:
+    """Rewrite a game's gaps file from the current tests (for the maintainers)."""
+    known = known_ids(game)
     cited = cited_ids(known)
     gaps = [i for i in known if i not in cited]
     header = ("# Rule IDs no test cites yet (tests/test_rule_coverage.py). One ID per line; "
               "'#' starts a comment.\n# The list may only shrink: remove an ID as soon as a "
               "test cites it. Regenerate with\n#   python tests/test_rule_coverage.py "
-              "--write-gaps\n")
-    GAPS_FILE.write_text(header + "".join(f"{i}\n" for i in gaps), encoding="utf-8")
-    print(f"{GAPS_FILE}: {len(gaps)} of {len(known)} rule IDs not cited yet")
+              f"--write-gaps {game}\n")
+    GAPS_DIR.mkdir(exist_ok=True)
+    gaps_file(game).write_text(header + "".join(f"{i}\n" for i in gaps), encoding="utf-8")
+    print(f"{gaps_file(game)}: {len(gaps)} of {len(known)} rule IDs not cited yet")
     return 0
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--write-gaps"]:
-        sys.exit(write_gaps())
+    if sys.argv[1:2] == ["--write-gaps"]:
+        sys.exit(max(write_gaps(g) for g in (sys.argv[2:] or GAMES)))
     print(__doc__)
     sys.exit(2)

@@ -7,6 +7,7 @@ import importlib
 #: game id -> "module:attribute" of its game-module object (imported on first use)
 REGISTRY = {
     "struggle": "struggle_desktop.games.struggle:GAME",
+    "battles": "struggle_desktop.games.battles:GAME",
 }
 ALL_GAME_IDS = ("struggle", "battles", "nobles", "freedom")
 

@@ -36,6 +36,9 @@ def make_application():
 
 
 def main(args) -> int:
+    from struggle_desktop.ui.screens import require_screen
+
+    require_screen(getattr(args, "game_id", None))     # before any window opens
     if getattr(args, "command", None) == "render":
         return render_command(args)
     from PySide6.QtCore import QTimer

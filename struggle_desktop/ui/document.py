@@ -23,7 +23,8 @@ from struggle_desktop.engine.errors import BadOption, StruggleError
 from struggle_desktop.engine.paths import user_data_dir
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
-from struggle_desktop.games import REGISTRY, get_game
+from struggle_desktop.games import get_game
+from struggle_desktop.ui.screens import has_screen
 
 #: Log entry kinds worth a frame of their own when the window shows automated steps.
 WATCHED_KINDS = {"move", "combat", "eliminate", "convert", "place", "force", "ie",
@@ -153,7 +154,7 @@ class GameDocument(QObject):
     # ------------------------------------------------------------------ opening
     def new_game(self, game_id: str, scenario: str, seed: int, options: dict | None = None) -> None:
         """Raises StruggleError (BadOption...) with a readable message on bad input."""
-        if game_id not in REGISTRY:
+        if not has_screen(game_id):
             raise BadOption(f"this build cannot play {game_id!r} yet")
         game = get_game(game_id)
         session = Session.new(game, str(scenario), int(seed), dict(options or {}))
@@ -167,7 +168,7 @@ class GameDocument(QObject):
         Returns a line for the status bar."""
         path = Path(path)
         document = saves.read_document(path)
-        if document["game"] not in REGISTRY:
+        if not has_screen(document["game"]):
             raise StruggleError(f"{path.name}: this build cannot play {document['game']!r}")
         game = get_game(document["game"])
         session, report = Session.from_document(game, document)

@@ -12,7 +12,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QTextBrowser, 
                                QWidget)
 
 from struggle_desktop.engine.paths import assets_dir
-from struggle_desktop.games import ALL_GAME_IDS, REGISTRY
+from struggle_desktop.games import ALL_GAME_IDS
+from struggle_desktop.ui.screens import has_screen
 from struggle_desktop.ui.dialogs import heading, muted
 from struggle_desktop.ui.dialogs.new_game import GAME_TITLES
 
@@ -32,7 +33,7 @@ def program_version() -> str:
 def about_html() -> str:
     games = "".join(
         f"<li>{html.escape(GAME_TITLES.get(g, g))} — "
-        f"{'playable' if g in REGISTRY else 'coming later'}</li>" for g in ALL_GAME_IDS)
+        f"{'playable' if has_screen(g) else 'coming later'}</li>" for g in ALL_GAME_IDS)
     licence = assets_dir() / FONT_LICENCE
     licence_note = (f" The full text is in <code>{html.escape(str(licence))}</code>."
                     if licence.is_file() else "")

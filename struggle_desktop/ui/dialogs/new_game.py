@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QScrollArea, QSpinBox, QSplitter, QVBoxLayout, QWidget)
 
 from struggle_desktop.engine.errors import StruggleError
-from struggle_desktop.games import ALL_GAME_IDS, REGISTRY, get_game
+from struggle_desktop.games import ALL_GAME_IDS, get_game
+from struggle_desktop.ui.screens import has_screen
 from struggle_desktop.ui.dialogs import BAD, GOOD, error_label, heading, muted, show_error
 
 DEFAULT_GAME = "struggle"
@@ -156,7 +157,7 @@ class NewGameDialog(QDialog):
         model = QStandardItemModel(self.game_combo)
         self.game_combo.setModel(model)
         for game_id in self._game_ids:
-            playable = game_id in REGISTRY
+            playable = has_screen(game_id)
             title = GAME_TITLES.get(game_id, game_id)
             self.game_combo.addItem(title if playable else f"{title} — coming later", game_id)
             item = model.item(self.game_combo.count() - 1)
@@ -299,13 +300,13 @@ class NewGameDialog(QDialog):
 
     # ------------------------------------------------------------------ game and scenario
     def _first_playable(self) -> str | None:
-        ids = [g for g in self._game_ids if g in REGISTRY]
+        ids = [g for g in self._game_ids if has_screen(g)]
         return DEFAULT_GAME if DEFAULT_GAME in ids else (ids[0] if ids else None)
 
     def _load_game(self, game_id: str | None) -> None:
         self.scenario_list.clear()
         self._scenarios.clear()
-        if game_id is None or game_id not in REGISTRY:
+        if game_id is None or not has_screen(game_id):
             self._game = None
             self.start_button.setEnabled(False)
             return

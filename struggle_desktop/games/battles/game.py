@@ -1,0 +1,210 @@
+"""Battles for the Galactic Empire behind the game-module interface (ARCHITECTURE.md section 2).
+
+Two roles, ``blue`` (Imperial) and ``red`` (Chaos). Every decision is a prompt for one role;
+simultaneous secret steps (deployment, disengagement) are asked one player after the other and
+kept out of the other player's ``view`` until both are made (BFG-HID-3).
+
+>>> from struggle_desktop.games.battles import GAME
+>>> state = GAME.advance(GAME.setup("civil-war", seed=1))
+>>> state["pending"]["kind"], state["pending"]["role"]
+('build', 'blue')
+>>> view = GAME.view(state, "red")
+>>> "hand" in view["players"]["blue"]
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from struggle_desktop.engine.actions import action_in
+from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.games.battles import combat, turn  # noqa: F401  (register procedures)
+from struggle_desktop.games.battles.context import Ctx
+from struggle_desktop.games.battles.data import BattlesData, default_data, other
+from struggle_desktop.games.battles.registry import LEGAL, PROCEDURES
+
+RULES_VERSION = "bfg-rules-1"
+ROLES = ("blue", "red")
+TRUE_WORDS = {"1", "true", "on", "yes"}
+FALSE_WORDS = {"0", "false", "off", "no"}
+#: Prompts whose answer stays secret until both players have answered (BFG-HID-3).
+SECRET_PROMPTS = ("deploy", "disengage", "discard")
+
+
+def parse_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS:
+        return False
+    raise BadOption(f"option {key} takes on/off (true/false), not {value!r}")
+
+
+class BattlesGame:
+    id = "battles"
+    title = "Battles for the Galactic Empire"
+    roles = ROLES
+    rules_version = RULES_VERSION
+    policies = ("bot", "strong", "random")
+
+    def __init__(self, data: BattlesData | None = None):
+        self._data = data
+
+    @property
+    def data(self) -> BattlesData:
+        if self._data is None:
+            self._data = default_data()
+        return self._data
+
+    # ------------------------------------------------------------------ catalogue
+    def scenarios(self) -> list[dict]:
+        return [{"id": sid, "title": sc["title"], "rule": sc["rule"], "required_options": [],
+                 "description": sc["description"], "turns": self.data.procedure["last_turn"],
+                 "mode": sc["mode"]} for sid, sc in self.data.scenarios.items()]
+
+    def options(self) -> dict[str, dict]:
+        opts = {key: {"type": "bool", "default": row["default"], "help": row["label"],
+                      "rule": row["rule"]} for key, row in self.data.option_rows.items()}
+        opts["invader"] = {"type": "choice", "default": "red", "choices": list(ROLES),
+                           "help": "Invasion: which colour invades (BFG-SCN-7)"}
+        return opts
+
+    def normalize_options(self, scenario: str, options: dict | None) -> tuple[dict, str]:
+        """Check the scenario and options; return (option values, invading colour)."""
+        options = dict(options or {})
+        known = self.options()
+        for key in options:
+            if key not in known:
+                raise BadOption(f"unknown option {key!r} for battles "
+                                f"(known: {', '.join(sorted(known))})")
+        if str(scenario) not in self.data.scenarios:
+            raise BadOption(f"unknown scenario {scenario!r} for battles "
+                            f"(known: {', '.join(self.data.scenarios)})")
+        values = {key: parse_bool(key, options[key]) if key in options else row["default"]
+                  for key, row in self.data.option_rows.items()}
+        sc = self.data.scenarios[str(scenario)]
+        invader = str(options.get("invader", sc.get("default_invader", "red"))).lower()
+        if invader not in ROLES:
+            raise BadOption(f"option invader takes blue or red, not {options['invader']!r}")
+        if "invader" in options and sc["mode"] != "invasion":
+            raise BadOption("option invader only applies to the invasion scenario")
+        return values, invader
+
+    # ------------------------------------------------------------------ interface
+    def setup(self, scenario: str, seed: int, options: dict | None = None) -> dict:
+        from struggle_desktop.games.battles.setup import new_state
+
+        values, invader = self.normalize_options(str(scenario), options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOption(f"the seed must be a whole number, not {seed!r}")
+        state = new_state(self.data, self.data.scenarios[str(scenario)], seed, values, invader)
+        state["rng"] = Rng.from_seed(seed).to_json()
+        return state
+
+    def context(self, state: dict, rng=None) -> Ctx:
+        return Ctx(state, PROCEDURES, self.data, rng=rng)
+
+    def legal_actions(self, state: dict, role: str) -> list[dict]:
+        p = state.get("pending")
+        if p is None or p["role"] != role or state.get("outcome") is not None:
+            return []
+        return LEGAL[p["kind"]](self.context(state), p)
+
+    def check_action(self, state: dict, role: str, action: Any) -> str | None:
+        """None if ``action`` is legal now, else the reason in a player's words."""
+        if state.get("outcome") is not None:
+            return "the game is over"
+        p = state.get("pending")
+        if p is None:
+            return "no decision is waiting"
+        if role != p["role"]:
+            return f"it is {p['role'].capitalize()}'s decision, not {str(role).capitalize()}'s"
+        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
+            return "an action must be an object with a verb"
+        if action_in(action, LEGAL[p["kind"]](self.context(state), p)):
+            return None
+        return f"{action.get('verb')} is not possible now ({p['text']})"
+
+    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
+        reason = self.check_action(state, role, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        new = clone(state) if copy else state
+        answer(new, clone(action))
+        return new
+
+    def advance(self, state: dict, on_step=None, rng=None) -> dict:
+        """Run the automated steps in place and return the same state. ``rng`` replaces the
+        state's generator (tests script their dice this way; the state's is then kept)."""
+        ctx = self.context(state, rng=rng)
+        try:
+            run(ctx, on_step=on_step)
+        finally:
+            ctx.close()
+        return state
+
+    def outcome(self, state: dict) -> dict | None:
+        return state.get("outcome")
+
+    def digest(self, state: dict) -> str:
+        """A hash of the position: the whole state but the log (see the Struggle game)."""
+        return digest({k: v for k, v in state.items() if k != "log"})
+
+    def data_digest(self) -> str:
+        return self.data.data_digest
+
+    def warm_up(self) -> None:
+        self.data.data_digest
+
+    def overrides(self) -> dict:
+        return dict(self.data.tables.overrides)
+
+    def view(self, state: dict, role: str, with_log: bool = True) -> dict:
+        """What ``role`` may see (BFG-HID-2/3, BFG-HID-10): hands, set-aside chits, plans of
+        deployment and pending secret answers of the other player are left out; only counts
+        remain. ``role`` may also be ``"public"`` (the shared screen): both are hidden."""
+        from struggle_desktop.games.battles.view import player_view
+
+        return player_view(self, state, role, with_log=with_log)
+
+    # ------------------------------------------------------------------ players
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+        """The program player's action for ``role``, decided from ``view(state, role)``
+        only (BFG-HID-10): ``bot`` is the baseline of BFG-AI-1..8, ``strong`` samples the
+        fights it is about to choose, ``random`` picks a legal action with ``rng``."""
+        from struggle_desktop.games.battles import ai
+
+        if policy not in self.policies:
+            raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+        view = self.view(state, role, with_log=False)
+        if policy == "random":
+            legal = view["legal_actions"]
+            return legal[rng.below(len(legal))]
+        return ai.choose(self, view, role, strong=policy == "strong", rng=rng)
+
+    def invariants(self, state: dict) -> list[str]:
+        from struggle_desktop.games.battles.invariants import problems
+
+        return problems(self, state)
+
+    def tracks(self, state: dict) -> dict:
+        return turn.tracks(self.context(state))
+
+    def catalog(self) -> dict:
+        from struggle_desktop.games.battles.catalog import build_catalog
+
+        return build_catalog(self)
+
+    def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
+        from struggle_desktop.games.battles.view import visible_log
+
+        return visible_log(state["log"][start:], role, state["options"].get("open_hands"))
+
+    def opponent(self, role: str) -> str:
+        return other(role)
