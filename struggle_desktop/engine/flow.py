@@ -78,16 +78,10 @@ class Context:
         refs: Sequence[Any] = (),
         dice: Sequence[dict] = (),
     ) -> dict:
-        entry = {
-            "turn": self.state["turn"],
-            "phase": self.state["phase"],
-            "rule": rule,
-            "kind": kind,
-            "text": text,
-            "refs": list(refs),
-            "dice": list(dice),
-        }
-        self.state["log"].append(entry)
+        state = self.state
+        entry = {"turn": state["turn"], "phase": state["phase"], "rule": rule, "kind": kind,
+                 "text": text, "refs": list(refs), "dice": list(dice)}
+        state["log"].append(entry)
         return entry
 
     # ----------------------------------------------------------------------------- dice
@@ -112,6 +106,11 @@ class Context:
             face = self.rng.d66()
         else:
             raise ValueError(f"unknown die {die!r}")
+        if not modifiers and (zero_as is None or face != 0):
+            # The usual roll: no modifiers, the face read as it is (the same entry as below).
+            self.log(rule, "roll", f"{why}: {die} {face}", refs=refs,
+                     dice=({"die": die, "face": face, "modifiers": [], "result": face},))
+            return face
         value = zero_as if (zero_as is not None and face == 0) else face
         mods = [[label, amount] for label, amount in modifiers if amount]
         result = value + sum(amount for _, amount in mods)

@@ -55,8 +55,14 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         threshold = (0x100000000 - n) % n
+        inc = self.inc
         while True:
-            r = self.next_u32()
+            # next_u32, written out: the game's dice come through here thousands of times.
+            old = self.state
+            self.state = (old * _MULT + inc) & _MASK64
+            xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+            rot = old >> 59
+            r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
             if r >= threshold:
                 return r % n
 
