@@ -130,8 +130,14 @@ class Bot:
 
     def threat(self, n: int) -> int:
         """Chaos strength in and next to sector n (military + morph of mobile units)."""
-        strength = self.index.chaos_strength
-        return strength(n) + sum(strength(m) for m in self.ctx.galaxy.neighbours[n])
+        index = self.index
+        chaos = index.chaos   # most sectors hold no Chaos unit: no strength to work out
+        strength = index.chaos_strength
+        total = strength(n) if n in chaos else 0
+        for m in self.ctx.galaxy.neighbours[n]:
+            if m in chaos:
+                total += strength(m)
+        return total
 
     def frontier(self) -> list[int]:
         """Imperial systems under threat, most threatened first; the Core counts double."""
@@ -206,10 +212,10 @@ class SectorIndex:
         """(mil + morph, morph) of the Chaos mobile units in n."""
         found = self._strength.get(n)
         if found is None:
-            factor = self.ctx.factor
+            total = self.ctx.factor_total
             uids = self.chaos.get(n, ())
-            morph = sum(factor(u, "morph") for u in uids)
-            found = (sum(factor(u, "mil") for u in uids) + morph, morph)
+            morph = total(uids, "morph")
+            found = (total(uids, "mil") + morph, morph)
             self._strength[n] = found
         return found
 
@@ -360,7 +366,9 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
         if u["side"] == IMP:
             imperial.setdefault(u["type"], [uid, 0])[1] += 1
     upkeep = sum(types[code].upkeep * count for code, (_uid, count) in imperial.items())
-    income = sum(ctx.effective_rv(s) for s in ctx.systems.values() if s["side"] == IMP)
+    counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
+    income = sum(counters[s["id"]][2] + (1 if s.get("irs") else 0)
+                 for s in ctx.systems.values() if s["side"] == IMP)
     reserve = max(0, upkeep - income) + 2
     prices = ctx.data["markers"]["prices"]
     options = st["options"]
@@ -411,14 +419,18 @@ def _movement(bot: Bot, p: dict) -> dict | None:
         return bot.sure({"verb": "done"})   # ending movement is always legal
     core = ctx.galaxy.core
     choices = bot.phase_notes().setdefault("stack_moves", {})
+    units = ctx.units
+    types = ctx.data.unit_types
+    ma_used = ctx.state["turn_flags"].get("ma_used", {})
     for n, uids in sorted(imperial_stacks(ctx).items()):
         if n in targets:
             continue
         if n == core and ctx.imperial_controlled(core) and len(uids) <= 2:
             continue
         # Movement changes neither the targets nor where a stack can go, so a stack's choice
-        # holds until its own units move or spend MA.
-        key = (n, tuple(uids), tuple(ma_left(ctx, uid) for uid in uids))
+        # holds until its own units move or spend MA (the MA left: imperial.ma_left).
+        key = (n, tuple(uids),
+               tuple(types[units[uid]["type"]].ma - ma_used.get(uid, 0) for uid in uids))
         if key not in choices:
             choices[key] = stack_target(ctx, n, targets)
         if choices[key] is not None:
@@ -436,9 +448,10 @@ def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
         ctx = bot.ctx
         index = bot.index
         worth: dict[int, int] = {}
+        counters = ctx.data.system_counters   # ctx.effective_rv, written out
         for key, s in ctx.systems.items():
             if s["side"] == CHAOS:
-                worth[int(key)] = 3 + 2 * ctx.effective_rv(s)
+                worth[int(key)] = 3 + 2 * (counters[s["id"]][2] + (1 if s.get("irs") else 0))
         for n, uids in index.chaos.items():
             worth[n] = worth.get(n, 0) + len(uids)
         targets = {}
@@ -454,7 +467,10 @@ def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
 
 def imperial_stacks(ctx: Ctx) -> dict[int, list[str]]:
     """Sector -> the Imperial mobile units there, by counter id."""
-    return {n: sorted(ctx.imp_mobile_at(n)) for n in ctx.imperial_mobile_sectors()}
+    units = ctx.units
+    at = ctx._index()
+    return {n: sorted([uid for uid in at[n] if units[uid]["side"] == IMP])
+            for n in ctx.imperial_mobile_sectors()}
 
 
 def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int | None:

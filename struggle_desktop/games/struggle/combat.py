@@ -78,30 +78,38 @@ def defender_side(attacker: str) -> str:
 
 def side_units(ctx: Ctx, n: int, side: str) -> list[str]:
     units = ctx.units
-    return [uid for uid in ctx.mobile_at(n) if units[uid]["side"] == side]
+    return [uid for uid in ctx._index().get(n, ()) if units[uid]["side"] == side]
 
 
-def mutant_force_at(ctx: Ctx, n: int) -> str | None:
+#: "Not worked out yet" for the optional arguments that let ``compute_odds`` hand the
+#: helpers what it already knows about a sector (its Mutant force, its Chaos forces).
+UNKNOWN = object()
+
+
+def mutant_force_at(ctx: Ctx, n: int, forces_here: list[str] | None = None) -> str | None:
+    """The Mutant force in n, if any (``forces_here``: ``ctx.forces_at(n)``, if known)."""
     forces = ctx.state["forces"]
-    for fid in ctx.forces_at(n):
+    for fid in ctx.forces_at(n) if forces_here is None else forces_here:
         if forces[fid]["kind"] == "mutant":
             return fid
     return None
 
 
-def strengths(ctx: Ctx, n: int, attacker: str, kind: str) -> tuple[int, int]:
+def strengths(ctx: Ctx, n: int, attacker: str, kind: str, mutant=UNKNOWN) -> tuple[int, int]:
     """SGE-CMB-6: attack leaves parenthesized factors out, defence counts them; system units
-    defend but never attack; the Mutant adds 3 morph to its force's side (SGE-CMB-11)."""
-    attack = sum(ctx.factor(uid, kind, defending=False) for uid in attacker_units(ctx, n, attacker))
+    defend but never attack; the Mutant adds 3 morph to its force's side (SGE-CMB-11).
+    ``mutant``: ``mutant_force_at(ctx, n)``, when the caller has it."""
+    attack = ctx.factor_total(attacker_units(ctx, n, attacker), kind, defending=False)
     dside = defender_side(attacker)
-    defence = sum(ctx.factor(uid, kind, defending=True) for uid in side_units(ctx, n, dside))
+    defence = ctx.factor_total(side_units(ctx, n, dside), kind, defending=True)
     s = ctx.system_at(n)
     if s is not None and s["side"] == dside:
         mil, morph, _ = ctx.system_values(s)
         defence += mil if kind == "mil" else morph
     if kind == "morph":
         bonus = ctx.data["event_values"]["mutant_morph_bonus"]
-        mutant = mutant_force_at(ctx, n)
+        if mutant is UNKNOWN:
+            mutant = mutant_force_at(ctx, n)
         if mutant is not None:
             if attacker == mutant:
                 attack += bonus
@@ -110,8 +118,10 @@ def strengths(ctx: Ctx, n: int, attacker: str, kind: str) -> tuple[int, int]:
     return attack, defence
 
 
-def modifiers(ctx: Ctx, n: int, attacker: str, kind: str) -> list[tuple[str, int]]:
-    """SGE-CMB-7: one leader per side, Militarism/Pacifism on Imperial attacks."""
+def modifiers(ctx: Ctx, n: int, attacker: str, kind: str,
+              forces_here: list[str] | None = None) -> list[tuple[str, int]]:
+    """SGE-CMB-7: one leader per side, Militarism/Pacifism on Imperial attacks.
+    ``forces_here``: ``ctx.forces_at(n)``, when the caller has it."""
     mods: list[tuple[str, int]] = []
     imp_leaders = ctx.leaders_in(n)
     best_imp = max(imp_leaders) if imp_leaders else 0
@@ -119,7 +129,7 @@ def modifiers(ctx: Ctx, n: int, attacker: str, kind: str) -> list[tuple[str, int
         if best_imp:
             mods.append(("Imperial leader", best_imp))
         chaos_leader = 0
-        for fid in ctx.forces_at(n):
+        for fid in ctx.forces_at(n) if forces_here is None else forces_here:
             f = ctx.state["forces"][fid]
             if f["kind"] != "mutant":   # SGE-POOL-18
                 chaos_leader = max(chaos_leader, f["leader"])
@@ -178,19 +188,27 @@ def struck_units(ctx: Ctx, n: int, attacker: str, kind: str, result: str) -> lis
     return strike(exposure(ctx, n, side, kind), int(result[1]))
 
 
-def exposure(ctx: Ctx, n: int, side: str, kind: str) -> list[tuple[str, int]]:
+def exposure(ctx: Ctx, n: int, side: str, kind: str, mutant=UNKNOWN) -> list[tuple[str, int]]:
     """The units of ``side`` in n that a result could strike, each with the smallest result
-    size that strikes it (99: never)."""
+    size that strikes it (99: never). ``mutant``: ``mutant_force_at(ctx, n)``, when the
+    caller has it."""
     out = []
-    mutant = mutant_force_at(ctx, n) if kind == "morph" else None
-    for uid in side_units(ctx, n, side):
-        u = ctx.units[uid]
+    if kind != "morph":
+        mutant = None
+    elif mutant is UNKNOWN:
+        mutant = mutant_force_at(ctx, n)
+    units = ctx.units
+    factor = ctx.factor
+    for uid in ctx._index().get(n, ()):
+        u = units[uid]
+        if u["side"] != side:
+            continue
         if kind == "morph" and not ctx.changes_side(u):
             continue   # SGE-IO-2
         if mutant is not None and u["force"] == mutant:
             out.append((uid, 3))   # SGE-CMB-12: only a 3 converts the Mutant's force, all of it
             continue
-        out.append((uid, ctx.factor(uid, kind, defending=True)))
+        out.append((uid, factor(uid, kind, defending=True)))
     s = ctx.system_at(n)
     if s is not None and s["side"] == side:
         mil, morph, _ = ctx.system_values(s)
@@ -285,9 +303,12 @@ def result_odds(ctx: Ctx, differential: int, modifier: int) -> tuple[int, dict[s
 
 
 def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
-    attack, defence = strengths(ctx, n, attacker, kind)
+    # The sector's Chaos forces and its Mutant, worked out once for all the parts below.
+    forces_here = ctx.forces_at(n) if kind == "morph" or attacker == "imp" else None
+    mutant = mutant_force_at(ctx, n, forces_here) if kind == "morph" else None
+    attack, defence = strengths(ctx, n, attacker, kind, mutant=mutant)
     diff = attack - defence
-    mods = modifiers(ctx, n, attacker, kind)
+    mods = modifiers(ctx, n, attacker, kind, forces_here=forces_here)
     col, results = result_odds(ctx, diff, sum(m for _, m in mods))
     odds = Odds(n, attacker, kind, attack, defence, diff, col, mods)
     odds.results = dict(results)
@@ -297,7 +318,7 @@ def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
         if r != "-":
             side = own if r[0] == "A" else defender_side(attacker)
             if side not in exposed:
-                exposed[side] = exposure(ctx, n, side, kind)
+                exposed[side] = exposure(ctx, n, side, kind, mutant=mutant)
             odds.affected[r] = strike(exposed[side], int(r[1]))
     return odds
 
@@ -382,10 +403,13 @@ def chaos_attack(ctx: Ctx, n: int, attacker: str, rule: str) -> dict | None:
         return None
     best = None
     tie_kind = ctx.data["combat_limits"]["chaos_type_tie"]
+    mutant = UNKNOWN
     for kind in ("morph", "mil") if tie_kind == "morph" else ("mil", "morph"):
         if prohibited(ctx, n, kind):
             continue
-        attack, defence = strengths(ctx, n, attacker, kind)
+        if kind == "morph":
+            mutant = mutant_force_at(ctx, n)
+        attack, defence = strengths(ctx, n, attacker, kind, mutant=mutant)
         diff = attack - defence
         if best is None or diff > best[0]:
             best = (diff, kind)

@@ -37,12 +37,19 @@ def procedure(name: str):
     return register
 
 
+#: The texts of sector numbers, made once: the log names sectors thousands of times a game.
+_SECTOR_TEXT = {n: f"{n:02d}" for n in range(100)}
+_SECTOR_REF = {n: f"sector:{n:02d}" for n in range(100)}
+
+
 def sector_ref(n: int) -> str:
-    return f"sector:{n:02d}"
+    text = _SECTOR_REF.get(n) if type(n) is int else None
+    return text if text is not None else f"sector:{n:02d}"
 
 
 def fmt_sector(n: int) -> str:
-    return f"{n:02d}"
+    text = _SECTOR_TEXT.get(n) if type(n) is int else None
+    return text if text is not None else f"{n:02d}"
 
 
 class Ctx(Context):
@@ -254,6 +261,24 @@ class Ctx(Context):
         elif not defending and (t.mil_paren if kind == "mil" else t.morph_paren):
             return 0
         return value
+
+    def factor_total(self, uids: Iterable[str], kind: str, defending: bool = True) -> int:
+        """The sum of ``factor`` over ``uids``, in one loop (the combat rules and the bot
+        add up factors very often)."""
+        units = self.units
+        types = self.data.unit_types
+        mil = kind == "mil"
+        total = 0
+        for uid in uids:
+            u = units[uid]
+            t = types[u["type"]]
+            value = t.mil if mil else t.morph
+            if value is None:
+                value = self.th_factor(u["side"])
+            elif not defending and (t.mil_paren if mil else t.morph_paren):
+                continue
+            total += value
+        return total
 
     def changes_side(self, unit: dict) -> bool:
         """Whether a mobile unit can ever change side (Imperial Order never does, SGE-IO-2)."""
@@ -542,8 +567,13 @@ class Ctx(Context):
         present.discard(None)
         if not present:
             return []
-        return [fid for fid in self.state["forces"]
-                if fid in present and self.force_location(fid) == n]
+        forces = self.state["forces"]
+        by_force = self._by_force
+        if len(present) == 1:   # the usual case: no need to walk every force for the order
+            fid = next(iter(present))
+            return [fid] if fid in forces and units[by_force[fid][0]]["loc"] == n else []
+        return [fid for fid in forces
+                if fid in present and units[by_force[fid][0]]["loc"] == n]
 
     def end_force(self, fid: str, why: str) -> None:
         """SGE-OPS-1: a force's marker is discarded; its leader marker returns to the pool."""
@@ -576,27 +606,32 @@ class Ctx(Context):
             st["discard"].append("LEVIATHAN")
             self.log("SGE-EV-LEVIATHAN", "marker", "The Core holds no Imperial system: Leviathan ends")
         # 3. Nexus without an Imperial system is eliminated.
-        for n in list(st["nexus"]):
-            if not self.imperial_controlled(n):
-                self.lose_nexus(n, "its sector holds no Imperial system", "SGE-NEX-4")
+        if st["nexus"]:
+            for n in list(st["nexus"]):
+                if not self.imperial_controlled(n):
+                    self.lose_nexus(n, "its sector holds no Imperial system", "SGE-NEX-4")
         # 4. Stargates likewise, without a CI change.
-        for n in list(st["stargates"]):
-            if not self.imperial_controlled(n):
-                st["stargates"].remove(n)
-                self.log("SGE-STG-3", "marker", f"The Stargate in {fmt_sector(n)} is removed",
-                         refs=[sector_ref(n)])
+        if st["stargates"]:
+            for n in list(st["stargates"]):
+                if not self.imperial_controlled(n):
+                    st["stargates"].remove(n)
+                    self.log("SGE-STG-3", "marker", f"The Stargate in {fmt_sector(n)} is removed",
+                             refs=[sector_ref(n)])
         # 5. A force with no mobile units ends.
-        if st["forces"]:
+        forces = st["forces"]
+        if forces:
             self._index()
             alive = self._by_force
-            for fid in [f for f in st["forces"] if f not in alive]:
+            for fid in [f for f in forces if f not in alive]:
                 self.end_force(fid, "it has no mobile units left")
         # 6. An IE without its home system dissolves.
-        for key in list(st["ies"]):
-            rec = st["ies"][key]
-            home = self.systems.get(str(rec["home"]))
-            if home is None or home["side"] != CHAOS or home["ie"] != int(key):
-                self.dissolve_ie(int(key))
+        ies = st["ies"]
+        if ies:
+            systems = self.systems
+            for key in list(ies):
+                home = systems.get(str(ies[key]["home"]))
+                if home is None or home["side"] != CHAOS or home["ie"] != int(key):
+                    self.dissolve_ie(int(key))
         # 7. The Institute returns to the pool when a force there is strong enough.
         if st["institutes"]:
             limit = self.data["event_values"]["institute_return_strength"]

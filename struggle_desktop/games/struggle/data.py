@@ -84,7 +84,7 @@ class StruggleData:
 
     # --------------------------------------------------------------- convenient views
     def __getitem__(self, table_id: str) -> Any:
-        return self.tables[table_id]
+        return self.tables.tables[table_id]   # TableSet's own dict: rules read tables often
 
     @cached_property
     def unit_types(self) -> dict[str, UnitType]:

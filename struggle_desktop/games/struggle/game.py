@@ -21,7 +21,7 @@ from struggle_desktop.games.struggle import (aliens, chaos_ops, combat, events, 
 from struggle_desktop.games.struggle.context import Ctx
 from struggle_desktop.games.struggle.manual import ADJUST, adjust, adjustment_reason
 from struggle_desktop.games.struggle.data import StruggleData, default_data
-from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in, same_json
+from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in
 from struggle_desktop.engine.rng import Rng
 
 RULES_VERSION = "sge-rules-1"
@@ -200,10 +200,12 @@ class StruggleGame:
     def _still_vouched(self, state: dict, action: Any) -> bool:
         (vouched_state, pending, edits, rp, ci2, log_length, vouched_action,
          shallow_copy) = self._vouched
+        # The very action object, holding the very values it held when chosen.
         return (state is vouched_state and action is vouched_action
                 and state["pending"] is pending and Ctx.edits == edits and state["rp"] == rp
                 and state["ci2"] == ci2 and len(state["log"]) == log_length
-                and same_json(action, shallow_copy))
+                and len(action) == len(shallow_copy)
+                and all(action.get(k, shallow_copy) is v for k, v in shallow_copy.items()))
 
     def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
         reason = self.check_action(state, role, action)

@@ -302,7 +302,7 @@ def recruit_possible(ctx: Ctx) -> bool:
     if any(marker_reason(ctx, m) is None for m in BOX_MARKERS):
         return True
     if any(unit_type_reason(ctx, code) is None for code in ctx.data.unit_types) \
-            and recruit_slots(ctx):
+            and any(_slots_left(ctx, n) > 0 for n in ctx.imperial_system_sectors()):
         return True
     sectors = ctx.imperial_system_sectors()
     return any(marker_reason(ctx, m) is None
