@@ -2,10 +2,11 @@
 """Long fuzz runs: random legal actions over many seeds, every scenario, options off and on.
 
     python tools/fuzz.py --game struggle --seeds 200 --jobs 2
+    python tools/fuzz.py --game battles --seeds 200 --jobs 2
 
-Prints one line per scenario and option set, then every failure (seed, scenario, problem), and
-exits 1 if any game failed. The test suite runs the same fuzzer on a few seeds
-(tests/games/struggle/test_fuzz.py).
+Prints one line per scenario and option set (``all`` is the game's ``all=on``), then every
+failure (seed, scenario, problem), and exits 1 if any game failed. The test suite runs the
+same fuzzer on a few seeds (tests/games/struggle/test_fuzz.py, tests/games/battles/test_play.py).
 """
 
 from __future__ import annotations

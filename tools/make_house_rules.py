@@ -18,7 +18,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from struggle_desktop.games.struggle.catalog import load_rule_list  # noqa: E402
+from struggle_desktop.engine.catalog import load_rule_list, rule_list_path  # noqa: E402
+from struggle_desktop.games.battles.data import BattlesData  # noqa: E402
 from struggle_desktop.games.struggle.data import StruggleData  # noqa: E402
 
 PAGE = ROOT / "docs" / "house-rules.md"
@@ -26,9 +27,19 @@ MARKER = "<!-- generated below by tools/make_house_rules.py: do not edit by hand
 HEADER_KEYS = {"id", "title", "reconstructed", "rules"}
 
 
+#: Games with tables and a rule list: (id, name on the page, data loader).
+GAMES = (("struggle", "Struggle", StruggleData), ("battles", "Battles", BattlesData))
+
+
 def generated() -> str:
-    data = StruggleData(use_overrides=False)
-    lines = [MARKER, "", "## Reconstructed tables (Struggle)", ""]
+    lines = [MARKER, ""]
+    for game_id, name, loader in GAMES:
+        lines += game_section(game_id, name, loader(use_overrides=False))
+    return "\n".join(lines) + "\n"
+
+
+def game_section(game_id: str, name: str, data) -> list[str]:
+    lines = [f"## Reconstructed tables ({name})", ""]
     for table_id, table in sorted(data.tables.tables.items()):
         if not table.get("reconstructed"):
             continue
@@ -37,13 +48,13 @@ def generated() -> str:
                   f"Rules: {', '.join(table.get('rules', []))}", "", "```yaml",
                   yaml.safe_dump(values, sort_keys=False, allow_unicode=True,
                                  default_flow_style=None, width=100).rstrip(), "```", ""]
-    lines += ["## Decided rules (Struggle)", "",
+    lines += [f"## Decided rules ({name})", "",
               "| ID | Title | Why |", "|---|---|---|"]
-    for rule in load_rule_list()["rules"]:
+    for rule in load_rule_list(rule_list_path(game_id))["rules"]:
         if rule["source"] == "DECIDED":
             why = (rule.get("why") or "").replace("|", "\\|")
             lines.append(f"| {rule['id']} | {rule['title']} | {why} |")
-    return "\n".join(lines) + "\n"
+    return lines + [""]
 
 
 def main() -> int:

@@ -390,10 +390,10 @@ class Player:
 
         sim = clone(self.view)
         sim.pop("legal_actions", None)
-        for side in ("blue", "red"):   # the unknown hand plays no part in a fight
-            sim["players"][side].setdefault("hand", [])
-            sim["players"][side].setdefault("discards", [])
-            sim["players"][side].setdefault("deploy", [])
+        sim.setdefault("chit_pool", [])   # unknown chits play no part in a fight
+        for side in ("blue", "red"):
+            for key in ("hand", "discards", "deploy", "own_chits"):
+                sim["players"][side].setdefault(key, [])
         seed = (self.rng.next_u32() if self.rng is not None else 0) + k
         sim["rng"] = Rng.from_seed(seed, stream=11).to_json()
         sim["pending"] = None

@@ -33,6 +33,10 @@ TRUE_WORDS = {"1", "true", "on", "yes"}
 FALSE_WORDS = {"0", "false", "off", "no"}
 #: Prompts whose answer stays secret until both players have answered (BFG-HID-3).
 SECRET_PROMPTS = ("deploy", "disengage", "discard")
+#: The options ``all=on`` switches on: the optional rules of seed section 11 and mixed value
+#: chits; not the play settings (secrecy, open hands).
+OPTIONAL_RULES = ("fire_main_weapon", "no_moon", "switcheroo", "switcheroo_d6", "better",
+                  "mixed_chits")
 
 
 def parse_bool(key: str, value: Any) -> bool:
@@ -51,7 +55,9 @@ class BattlesGame:
     title = "Battles for the Galactic Empire"
     roles = ROLES
     rules_version = RULES_VERSION
-    policies = ("bot", "strong", "random")
+    #: ``strong-blue`` / ``strong-red``: the stronger level on one side, the baseline on the
+    #: other (to measure one against the other).
+    policies = ("bot", "strong", "random", "strong-blue", "strong-red")
 
     def __init__(self, data: BattlesData | None = None):
         self._data = data
@@ -71,6 +77,8 @@ class BattlesGame:
     def options(self) -> dict[str, dict]:
         opts = {key: {"type": "bool", "default": row["default"], "help": row["label"],
                       "rule": row["rule"]} for key, row in self.data.option_rows.items()}
+        opts["all"] = {"type": "bool", "default": False,
+                       "help": "switch every optional rule on (" + ", ".join(OPTIONAL_RULES) + ")"}
         opts["invader"] = {"type": "choice", "default": "red", "choices": list(ROLES),
                            "help": "Invasion: which colour invades (BFG-SCN-7)"}
         return opts
@@ -86,8 +94,11 @@ class BattlesGame:
         if str(scenario) not in self.data.scenarios:
             raise BadOption(f"unknown scenario {scenario!r} for battles "
                             f"(known: {', '.join(self.data.scenarios)})")
-        values = {key: parse_bool(key, options[key]) if key in options else row["default"]
-                  for key, row in self.data.option_rows.items()}
+        everything = parse_bool("all", options.get("all", False))
+        values = {}
+        for key, row in self.data.option_rows.items():
+            default = True if (everything and key in OPTIONAL_RULES) else row["default"]
+            values[key] = parse_bool(key, options[key]) if key in options else default
         sc = self.data.scenarios[str(scenario)]
         invader = str(options.get("invader", sc.get("default_invader", "red"))).lower()
         if invader not in ROLES:
@@ -186,7 +197,8 @@ class BattlesGame:
         if policy == "random":
             legal = view["legal_actions"]
             return legal[rng.below(len(legal))]
-        return ai.choose(self, view, role, strong=policy == "strong", rng=rng)
+        strong = policy == "strong" or policy == f"strong-{role}"
+        return ai.choose(self, view, role, strong=strong, rng=rng)
 
     def invariants(self, state: dict) -> list[str]:
         from struggle_desktop.games.battles.invariants import problems

@@ -4,6 +4,8 @@ A view is a copy of the state without the generator and the procedure stack, wit
 player's private parts replaced by counts:
 
 - the other player's hand becomes ``hand_count`` (unless *open hands* is on, BFG-HID-8);
+- chit pools are face down: every pool, the player's own included, shows only its count
+  (``chit_pool_count``, ``own_chits_count``; BFG-HID-2);
 - their set-aside chits become ``discard_count``;
 - their deployment plan is removed entirely: not even how far they have got;
 - a pending secret answer (the disengagement choice) lives in the stack and never shows;
@@ -25,7 +27,9 @@ def player_view(game, state: dict, role: str, with_log: bool = True) -> dict:
     """``role``'s view; the program player asks ``with_log=False`` (it never reads the log)."""
     view = clone({k: v for k, v in state.items() if k not in HIDDEN_KEYS})
     open_hands = bool(state["options"].get("open_hands"))
+    view["chit_pool_count"] = len(view.pop("chit_pool"))
     for side, player in view["players"].items():
+        player["own_chits_count"] = len(player.pop("own_chits"))
         if side == role:
             continue
         if not open_hands:
