@@ -89,3 +89,66 @@ def where(state, place, owner=None):
 def in_region(state, region, owner):
     return sorted(f for f, v in state["fleets"].items()
                   if v["region"] == region and v["owner"] == owner)
+
+
+# --------------------------------------------------------------- added for the rules tests
+def hand_state(scenario="civil-war", combat=3, political=1, resource=1, options=None,
+               ci=50, turn=1, phase="build", stack=()):
+    """A state of ``scenario`` with every fleet still in its force pool (TH in supply), the
+    same C/P/R in every region, no chits anywhere, and ``stack`` as the procedure stack."""
+    state = GAME.setup(scenario, seed=1, options=options or {})
+    for number in range(1, 7):
+        for slot, value in (("C", combat), ("P", political), ("R", resource)):
+            state["regions"][str(number)][slot] = {"chit": f"{slot}{value}", "value": value,
+                                                   "plus": 0}
+    for player in state["players"].values():
+        player["own_chits"] = []
+    state["chit_pool"] = []
+    state.pop("defence_garrison", None)
+    state["turn"], state["phase"], state["ci"] = turn, phase, ci
+    state["stack"] = [dict(frame) for frame in stack]
+    return state
+
+
+def put(state, fid, at, region=None, owner=None):
+    """Place one fleet (``at``: pool, supply, display, map, garrison, common)."""
+    fleet = state["fleets"][fid]
+    state["seq"] += 1
+    fleet.update(at=at, region=region if at in ("map", "garrison") else None, seq=state["seq"])
+    if owner is not None:
+        fleet["owner"] = owner
+    return fleet
+
+
+def set_region(state, number, C=None, P=None, R=None, plus=None):
+    """Set some values of region ``number``; ``plus`` adds an upgrade to the C slot."""
+    region = state["regions"][str(number)]
+    for slot, value in (("C", C), ("P", P), ("R", R)):
+        if value is not None:
+            region[slot] = {"chit": f"{slot}{value}", "value": value, "plus": 0}
+    if plus is not None:
+        region["C"]["plus"] = plus
+    return region
+
+
+def rolls(state, rule=None):
+    """The faces of every logged d6 roll entry (with ``rule``), one list per entry."""
+    return [[d["face"] for d in entry["dice"]] for entry in state["log"]
+            if entry["kind"] == "roll" and (rule is None or entry["rule"] == rule)]
+
+
+def bot_until(state, stop, policy="bot", seed=1, limit=5000):
+    """Let the program player answer every prompt until ``stop(state)`` holds (checked after
+    each automated run) or the game ends; returns the state."""
+    from struggle_desktop.engine.rng import Rng
+
+    rng = Rng.from_seed(seed, stream=99)
+    GAME.advance(state)
+    for _ in range(limit):
+        if stop(state) or state["outcome"] is not None:
+            return state
+        role = state["pending"]["role"]
+        action = GAME.choose_action(state, role, policy, rng)
+        state = GAME.apply(state, role, action, copy=False)
+        GAME.advance(state)
+    raise AssertionError("the stop condition was never reached")
