@@ -91,6 +91,73 @@ def in_region(state, region, owner):
                   if v["region"] == region and v["owner"] == owner)
 
 
+# ------------------------------------------------------------------ added for the rules tests
+class ScriptedRng(ScriptedDice):
+    """Scripted d6 faces and scripted random draws: ``below(n)`` gives the next listed
+    position (0-based; ``None`` in the list, or an exhausted list with ``draw_default``
+    set, gives that default). Records every draw's pool size in ``sizes``."""
+
+    def __init__(self, faces=(), draws=(), draw_default=None):
+        super().__init__(faces)
+        self.draws = list(draws)
+        self.draw_default = draw_default
+        self.sizes = []
+
+    def below(self, n: int) -> int:
+        self.sizes.append(n)
+        if self.draws:
+            k = self.draws.pop(0)
+        else:
+            assert self.draw_default is not None, f"an unscripted random draw among {n}"
+            k = self.draw_default
+        assert 0 <= k < n, f"scripted draw {k} is outside a pool of {n}"
+        return k
+
+
+def at_step(state, step, *frames, turn=1):
+    """Put ``state`` at step ``step`` of turn ``turn``'s frame, with ``frames``
+    (procedure frames, innermost last) pushed above it; returns the state."""
+    state["turn"] = turn
+    state["stack"] = [{"proc": "game", "step": "turns"}, {"proc": "turn", "step": step},
+                      *frames]
+    state["pending"] = None
+    return state
+
+
+def acting(state, side, turn=1):
+    """``state`` in the Actions phase with ``side`` about to choose an action."""
+    state["to_act"] = side
+    state["phase"] = "actions"
+    return at_step(state, "politics", {"proc": "actions", "step": "act", "first": None},
+                   turn=turn)
+
+
+def place(state, fid, region, at="map"):
+    """Put a fleet in ``region`` (deployed, or ``at="garrison"``), at the end of the line-up."""
+    state["seq"] += 1
+    state["fleets"][fid].update(at=at, region=region, seq=state["seq"])
+
+
+def to_display(state, *fids):
+    for fid in fids:
+        state["fleets"][fid].update(at="display", region=None, seq=0, waiting=False)
+
+
+def answer_until(state, dice, kinds, chooser=None, limit=200):
+    """Answer every prompt whose kind is in ``kinds`` with ``chooser(legal)`` (default: the
+    first legal action) until another kind of prompt, or none, is pending."""
+    GAME.advance(state, rng=dice)
+    for _ in range(limit):
+        pending = state["pending"]
+        if pending is None or pending["kind"] not in kinds:
+            return state
+        legal = GAME.legal_actions(state, pending["role"])
+        action = (chooser or (lambda actions: actions[0]))(legal)
+        state = GAME.apply(state, pending["role"], action, copy=False)
+        GAME.advance(state, rng=dice)
+    raise AssertionError("too many prompts")
+
+
 # --------------------------------------------------------------- added for the rules tests
 def hand_state(scenario="civil-war", combat=3, political=1, resource=1, options=None,
                ci=50, turn=1, phase="build", stack=()):
