@@ -15,7 +15,6 @@ from tests.games.battles.helpers import (
     drive,
     place,
     position,
-    where,
 )
 
 PASS = ("red", {"verb": "pass"})
@@ -265,14 +264,45 @@ def test_tactical_die_of_a_star_fleet_counts_only_in_military():
     assert state["pending"]["kind"] == "disengage" and dice.left == 0
 
 
-def test_tactical_chit_returns_when_its_fleet_leaves_the_map():
-    """BFG-CHIT-15, BFG-CHIT-7: R-SF1's 6 eliminates the carrier B-SF1: its Tactical chit goes
-    back to the (common) chit pool."""
+@pytest.mark.parametrize("faces, place_now", [([6, 1], "common"), ([5, 1], "display")])
+def test_tactical_chit_returns_when_its_fleet_leaves_the_map(faces, place_now):
+    """BFG-CHIT-15, BFG-CHIT-7: R-SF1's 6 eliminates (or its 5 returns) the carrier B-SF1:
+    its Tactical chit goes back to the (common) chit pool."""
     state = tactical_fight(carrier="B-SF1")
-    drive(state, ScriptedDice([1, 1, 1, 6, 1]), [])
-    assert where(state, "common") == ["B-SF1"]
+    drive(state, ScriptedDice([1, 1, 1, *faces]), [])
+    assert state["fleets"]["B-SF1"]["at"] == place_now
     assert state["fleets"]["B-SF1"]["tactical"] is None
     assert state["chit_pool"] == ["Tactical-1"]
+
+
+def test_tactical_chit_returns_when_its_fleet_is_converted():
+    """BFG-CHIT-15: R-CG1's Morph 6 converts the carrier B-SF1: the chit returns to the pool
+    and the fleet fights on for Red without it."""
+    state = position(blue=["B-SF1"], red=["R-CG1"], combat=3)
+    state["fleets"]["B-SF1"]["tactical"] = "Tactical-1"
+    state["players"]["blue"]["own_chits"].remove("Tactical-1")
+    dice = ScriptedDice([1, 1, 1, 6, 1])          # B-SF1's 2 + Tactical; R-CG1's Morph 6, 1
+    drive(state, dice, [])
+    assert at(state, "B-SF1") == ("map", 1, "red")
+    assert state["pending"]["kind"] == "garrison" and state["pending"]["role"] == "red"
+    assert state["fleets"]["B-SF1"]["tactical"] is None
+    assert state["chit_pool"] == ["Tactical-1"] and dice.left == 0
+
+
+def test_tactical_chit_stays_on_a_garrison_fleet_until_the_end_of_the_turn():
+    """BFG-CHIT-12, BFG-CHIT-15: a carrier that garrisons stays on the map, and so does its
+    chit; the fleets sent home lose theirs."""
+    state = position(blue=["B-SF1", "B-SF2"], combat=1)
+    state["fleets"]["B-SF1"]["tactical"] = "Tactical-1"
+    state["fleets"]["B-SF2"]["tactical"] = "Tactical-2"
+    for chit in ("Tactical-1", "Tactical-2"):
+        state["players"]["blue"]["own_chits"].remove(chit)
+    drive(state, ScriptedDice([]), [("blue", {"verb": "garrison_add", "fleet": "B-SF1"}),
+                                    ("blue", {"verb": "garrison_done"})])
+    assert state["fleets"]["B-SF1"]["at"] == "garrison"
+    assert state["fleets"]["B-SF1"]["tactical"] == "Tactical-1"
+    assert state["fleets"]["B-SF2"]["tactical"] is None
+    assert state["chit_pool"] == ["Tactical-2"]
 
 
 @pytest.mark.parametrize("side, roll, ci", [("blue", 4, 54), ("red", 4, 46), ("red", 6, 44)])
