@@ -12,13 +12,15 @@ falls back to a cautious default (decline, done, or the first legal action).
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
 from typing import Callable
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
 from struggle_desktop.games.struggle.combat import compute_odds, odds_inputs
-from struggle_desktop.games.struggle.imperial import (attack_options, extropy_cost, ma_left,
-                                                      stack_costs)
+from struggle_desktop.games.struggle.imperial import (attack_options, extropy_cost, stack_costs,
+                                                      unit_type_reason)
 
 HARMFUL = {"REBELLION", "USURPER", "IE-ARISES", "INVADERS", "MUTANT", "SMASH", "TECH-COLLAPSE",
            "ATTRITION", "REFORMS", "TROOPS-PAY", "WEB-RAIDERS", "PARANOIA", "ELITES",
@@ -105,8 +107,8 @@ class Bot:
     def knows_legal(self, action: dict) -> bool:
         """Whether ``action`` (the object itself) came from the legal actions, passed
         ``is_legal`` or was noted with ``sure``."""
-        return (any(a is action for a in self._known_legal)
-                or (self._legal is not None and any(a is action for a in self._legal)))
+        return (any(map(is_, self._known_legal, repeat(action)))
+                or (self._legal is not None and any(map(is_, self._legal, repeat(action)))))
 
     def default(self, p: dict) -> dict:
         for verb in DECLINE_VERBS:
@@ -142,11 +144,14 @@ class Bot:
     def frontier(self) -> list[int]:
         """Imperial systems under threat, most threatened first; the Core counts double."""
         ctx = self.ctx
+        core = ctx.galaxy.core
         scored = []
-        for n in ctx.imperial_system_sectors():
-            t = self.threat(n) * (2 if n == ctx.galaxy.core else 1)
-            if t:
-                scored.append((-t, n))
+        for key, s in ctx.systems.items():   # any order: the result is sorted
+            if s["side"] == IMP:
+                n = int(key)
+                t = self.threat(n) * (2 if n == core else 1)
+                if t:
+                    scored.append((-t, n))
         return [n for _, n in sorted(scored)]
 
     def unit_value(self, unit: str) -> float:
@@ -361,11 +366,17 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
     rp = st["rp"]
     types = ctx.data.unit_types
     # Imperial units by type, with one of each: a unit's upkeep and factors are its type's.
-    imperial: dict[str, list] = {}
+    counts: dict[str, int] = {}
+    sample: dict[str, str] = {}
     for uid, u in ctx.units.items():
         if u["side"] == IMP:
-            imperial.setdefault(u["type"], [uid, 0])[1] += 1
-    upkeep = sum(types[code].upkeep * count for code, (_uid, count) in imperial.items())
+            code = u["type"]
+            if code in counts:
+                counts[code] += 1
+            else:
+                counts[code] = 1
+                sample[code] = uid
+    upkeep = sum(types[code].upkeep * count for code, count in counts.items())
     counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
     income = sum(counters[s["id"]][2] + (1 if s.get("irs") else 0)
                  for s in ctx.systems.values() if s["side"] == IMP)
@@ -389,13 +400,15 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
         notes["front"] = bot.frontier() or ctx.imperial_system_sectors()
     front = notes["front"]
     if spend >= 3 and front:
-        morph = sum(ctx.factor(uid, "morph", defending=False) * k for uid, k in imperial.values())
-        mil = sum(ctx.factor(uid, "mil", defending=False) * k for uid, k in imperial.values())
+        morph = sum(ctx.factor(sample[code], "morph", defending=False) * k
+                    for code, k in counts.items())
+        mil = sum(ctx.factor(sample[code], "mil", defending=False) * k
+                  for code, k in counts.items())
         order = ("CG", "AF", "SF") if morph <= mil else ("AF", "SF", "CG")
         for code in order:
             t = ctx.data.unit_types[code]
-            if t.cost > spend:
-                continue
+            if t.cost > spend or unit_type_reason(ctx, code) is not None:
+                continue   # (buy_unit_reason would refuse this type in every sector)
             for n in front[:4]:
                 action = {"verb": "buy_unit", "type": code, "at": n}
                 if bot.is_legal(action):

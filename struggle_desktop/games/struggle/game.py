@@ -16,8 +16,8 @@ from typing import Any
 from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import BadOption, IllegalAction
 from struggle_desktop.engine.flow import answer, run
-from struggle_desktop.games.struggle import (aliens, chaos_ops, combat, events,  # noqa: F401
-                                             imperial, setup, turn)
+from struggle_desktop.games.struggle import (aliens, bot, chaos_ops, combat,  # noqa: F401
+                                             events, imperial, setup, turn)
 from struggle_desktop.games.struggle.context import Ctx
 from struggle_desktop.games.struggle.manual import ADJUST, adjust, adjustment_reason
 from struggle_desktop.games.struggle.data import StruggleData, default_data
@@ -37,6 +37,19 @@ OPTION_HELP = {
 }
 TRUE_WORDS = {"1", "true", "on", "yes"}
 FALSE_WORDS = {"0", "false", "off", "no"}
+
+
+#: Value types an action holds by value: a flat action of these is copied with dict().
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
+
+def copy_action(action: dict) -> dict:
+    """The action's own copy for the state (the caller keeps its dict): a plain copy for the
+    usual flat action, a deep one (``clone``) when a value is a list or a dict."""
+    for value in action.values():
+        if type(value) not in _SCALAR_TYPES:
+            return clone(action)
+    return dict(action)
 
 
 def parse_bool(key: str, value: Any) -> bool:
@@ -215,7 +228,7 @@ class StruggleGame:
         if action["verb"] == ADJUST:
             adjust(self.context(new), action)   # the prompt keeps waiting
         else:
-            answer(new, clone(action))
+            answer(new, copy_action(action))
         return new
 
     def advance(self, state: dict, on_step=None) -> dict:
@@ -271,8 +284,6 @@ class StruggleGame:
         """The action the program would take for ``role``: ``bot`` is the Imperial bot
         (bot.py), ``random`` a uniform choice among the legal actions drawn from ``rng`` (a
         generator of the caller's, never the game's own)."""
-        from struggle_desktop.games.struggle import bot
-
         if policy == "random":
             legal = self.legal_actions(state, role)
             action = legal[rng.below(len(legal))]

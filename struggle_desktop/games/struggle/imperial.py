@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from struggle_desktop.games.struggle.aliens import nebula_at
 from struggle_desktop.games.struggle.combat import (imperial_attack_reason, prohibited,
                                                     resolve_imperial_attack)
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
@@ -60,8 +59,9 @@ def _imp_unit_on_map(ctx: Ctx, uid) -> dict | None:
 # ============================================================================ Phase 7
 def income(ctx: Ctx) -> int:
     """SGE-RES-5: the effective RV of every Imperial system outside a Living Nebula sector."""
+    nebulae = {a["loc"] for a in ctx.state["aliens"] if a["kind"] == "NEBULA"}   # nebula_at
     return sum(ctx.effective_rv(s) for key, s in ctx.systems.items()
-               if s["side"] == IMP and not nebula_at(ctx, int(key)))
+               if s["side"] == IMP and (not nebulae or int(key) not in nebulae))
 
 
 @procedure("phase7")
@@ -87,8 +87,10 @@ def nexus_upkeep(ctx: Ctx) -> int:
 def maintenance_bill(ctx: Ctx) -> int:
     """SGE-RES-6: every Imperial mobile unit's upkeep plus the Nexus upkeep."""
     types = ctx.data.unit_types
-    units = sum(types[u["type"]].upkeep for u in ctx.units.values()
-                if u["side"] == IMP and u["loc"] is not None)
+    units = 0
+    for u in ctx.units.values():
+        if u["side"] == IMP and u["loc"] is not None:
+            units += types[u["type"]].upkeep
     return units + nexus_upkeep(ctx) * len(ctx.state["nexus"])
 
 
@@ -126,10 +128,10 @@ def legal_maintenance(ctx: Ctx, p: dict) -> list[dict]:
 def check_maintenance(ctx: Ctx, p: dict, action: dict) -> str | None:
     verb = action.get("verb")
     keys = set(action)
-    short = maintenance_bill(ctx) > ctx.state["rp"]
+    bill = maintenance_bill(ctx)
+    short = bill > ctx.state["rp"]
     if verb == "pay" and keys == {"verb"}:
-        return (f"the bill of {maintenance_bill(ctx)} RP is more than your {ctx.state['rp']} RP"
-                if short else None)
+        return f"the bill of {bill} RP is more than your {ctx.state['rp']} RP" if short else None
     if verb == "disband" and keys == {"verb", "unit"}:
         return None if _imp_unit_on_map(ctx, action["unit"]) else \
             f"{action['unit']!r} is not an Imperial unit on the map"
@@ -144,9 +146,9 @@ def check_maintenance(ctx: Ctx, p: dict, action: dict) -> str | None:
 def do_maintenance(ctx: Ctx, action: dict) -> bool:
     """Carry out one maintenance action; True once the bill is paid."""
     verb = action["verb"]
-    short = maintenance_bill(ctx) > ctx.state["rp"]
+    bill = maintenance_bill(ctx)
+    short = bill > ctx.state["rp"]
     if verb == "pay":
-        bill = maintenance_bill(ctx)
         ctx.change_rp(-bill, f"maintenance of {bill} RP", "SGE-RES-6")
         return True
     if verb == "disband":
@@ -302,7 +304,8 @@ def recruit_possible(ctx: Ctx) -> bool:
     if any(marker_reason(ctx, m) is None for m in BOX_MARKERS):
         return True
     if any(unit_type_reason(ctx, code) is None for code in ctx.data.unit_types) \
-            and any(_slots_left(ctx, n) > 0 for n in ctx.imperial_system_sectors()):
+            and any(s["side"] == IMP and _slots_left(ctx, int(key)) > 0
+                    for key, s in ctx.systems.items()):
         return True
     sectors = ctx.imperial_system_sectors()
     return any(marker_reason(ctx, m) is None

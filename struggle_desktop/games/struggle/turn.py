@@ -65,9 +65,14 @@ def turn_proc(ctx: Ctx, frame: dict) -> None:
 def tracks(ctx: Ctx) -> dict:
     """The numbers a turn-by-turn record shows: CI, RP, VP and the cup."""
     st = ctx.state
+    imperial = chaos = 0
+    for u in ctx.units.values():
+        if u["side"] == IMP:
+            imperial += 1
+        elif u["side"] == CHAOS:
+            chaos += 1
     return {"ci": ctx.ci, "rp": st["rp"], "vp": ctx.vp(), "pool": len(st["pool"]),
-            "imperial_units": sum(1 for u in ctx.units.values() if u["side"] == IMP),
-            "chaos_units": sum(1 for u in ctx.units.values() if u["side"] == CHAOS)}
+            "imperial_units": imperial, "chaos_units": chaos}
 
 
 def end_of_turn(ctx: Ctx) -> None:
