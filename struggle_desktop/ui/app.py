@@ -43,13 +43,16 @@ def main(args) -> int:
         return render_command(args)
     from PySide6.QtCore import QTimer
 
-    from struggle_desktop.ui.main_window import MainWindow, crashed_game_waiting, mark_running
+    from struggle_desktop.ui.screens import window_class
     from struggle_desktop.ui.settings import app_settings
+    from struggle_desktop.ui.shell import crashed_game_waiting, mark_running
 
     app = make_application()
     settings = app_settings()
     crashed = crashed_game_waiting(settings)
-    window = MainWindow(settings=settings)
+    # The screen of the game asked for (play, open), else Struggle's; the new-game dialog
+    # and Open switch screens when the player picks another game.
+    window = window_class(getattr(args, "game_id", None) or "struggle")(settings=settings)
     mark_running(settings)
     window.show()
     command = getattr(args, "command", None)

@@ -18,18 +18,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import (QAction, QActionGroup, QCloseEvent, QCursor, QKeySequence,
-                           QShortcut)
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox,
-                               QStackedWidget)
+from PySide6.QtGui import QAction, QActionGroup, QCursor, QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QMessageBox, QStackedWidget
 
-from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.ui.docks.decision import DecisionDock
-from struggle_desktop.ui.document import Frame, GameDocument, autosave_path
-from struggle_desktop.ui.settings import app_settings
-
-SAVE_FILTER = "Struggle saves (*.sgsave *.json);;All files (*)"
-MAX_RECENT = 8
+from struggle_desktop.ui.document import Frame, GameDocument
+from struggle_desktop.ui.shell import GameWindow
 #: Milliseconds between two shown steps at "fast" speed.
 FAST_STEP_MS = 450
 
@@ -90,21 +84,24 @@ class Playback:
         self.index = -1
 
 
-class MainWindow(QMainWindow):
+class MainWindow(GameWindow):
+    """The Struggle screen: the galaxy map in the middle and the Struggle panels."""
+
+    game_id = "struggle"
+    layout_key = "window"
+
     def __init__(self, document: GameDocument | None = None, settings: QSettings | None = None):
-        super().__init__()
-        self.settings = settings or app_settings()
-        self.document = document or GameDocument(self)
-        self.document.setParent(self)
         self.scene = None        # keep a reference: a collected scene leaves a blank view
         self.sector_menu: QMenu | None = None
         self._acting = False     # inside perform: the playback, not the change signal, draws
         self.free_placement = False
         self.selected_sector = -1
+        super().__init__(document, settings)
         self.playback = Playback(self)
-        self.setObjectName("main-window")
-        self.resize(1600, 1000)
+        self.set_speed(self.settings.value("watch/speed", "fast"))
+        self.on_document_changed()
 
+    def build_centre(self) -> None:
         from struggle_desktop.ui.map.view import MapView
         self.view = MapView()
         self.empty_label = QLabel("No game is open.\n\nFile → New Game (Ctrl+N) or "
@@ -114,22 +111,9 @@ class MainWindow(QMainWindow):
         self.centre.addWidget(self.empty_label)
         self.centre.addWidget(self.view)
         self.setCentralWidget(self.centre)
-        self.status_text = QLabel()          # messages: what happened, why not
-        self.hover_text = QLabel()           # what is under the pointer, kept apart
-        self.hover_text.setStyleSheet("color: gray")
-        self.statusBar().addWidget(self.status_text, 1)
-        self.statusBar().addPermanentWidget(self.hover_text)
-
-        self._build_docks()
-        self._build_actions()
-        self._build_menus()
-        self.document.changed.connect(self.on_document_changed)
-        self.document.message.connect(self.show_message)
-        self._restore_layout()
-        self.on_document_changed()
 
     # ================================================================== docks
-    def _build_docks(self) -> None:
+    def build_docks(self) -> None:
         from struggle_desktop.ui.docks.cup import CupDock, MarkersDock
         from struggle_desktop.ui.docks.dice import DiceDock
         from struggle_desktop.ui.docks.log import LogDock
@@ -183,37 +167,11 @@ class MainWindow(QMainWindow):
         self.log_dock.ref_activated.connect(self._ref_activated)
 
     # ================================================================== actions and menus
-    def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable=False) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            if isinstance(shortcut, (list, tuple)):
-                action.setShortcuts([QKeySequence(s) for s in shortcut])
-            else:
-                action.setShortcut(QKeySequence(shortcut))
-        action.setCheckable(checkable)
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        action.triggered.connect(slot)
-        self.addAction(action)   # shortcuts work even while the menu bar is hidden
-        return action
-
-    def _build_actions(self) -> None:
-        K = QKeySequence.StandardKey
-        self.act_new = self._action("&New Game…", self.new_game_dialog, K.New,
-                                    "Start a new game")
-        self.act_open = self._action("&Open…", self.open_dialog, K.Open, "Open a saved game")
-        self.act_save = self._action("&Save", self.save, K.Save, "Save the game")
-        self.act_save_as = self._action("Save &As…", self.save_as, "Ctrl+Shift+S",
-                                        "Save the game under a new name")
+    def build_game_actions(self) -> None:
         self.act_export_png = self._action("Export Map as &PNG…", self.export_png, "Ctrl+E",
                                            "Save a picture of the map")
         self.act_export_pdf = self._action("Export Map as P&DF…", self.export_pdf,
                                            "Ctrl+Shift+E", "Save the map as a PDF page")
-        self.act_quit = self._action("&Quit", self.close, "Ctrl+Q", "Leave the program")
-        self.act_undo = self._action("&Undo", self.undo, K.Undo, "Take back the last action")
-        self.act_redo = self._action("&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"],
-                                     "Do the undone action again")
         self.act_free = self._action("&Free Placement", self.toggle_free_placement, "Ctrl+M",
                                      "Move units by hand outside the rules (logged as manual "
                                      "adjustments)", checkable=True)
@@ -228,8 +186,6 @@ class MainWindow(QMainWindow):
         self.act_overview = self._action("&Overview", self.toggle_overview, "Ctrl+Shift+O",
                                          "Show a small overview of the whole map",
                                          checkable=True)
-        self.act_reset_layout = self._action("Reset &Layout", self.reset_layout, None,
-                                             "Put every panel back where it started")
         self.act_continue = self._action("&Continue", self.continue_game, "Ctrl+Return",
                                          "End this step, or show the next automated step "
                                          "(Space on the map does the same)")
@@ -252,71 +208,22 @@ class MainWindow(QMainWindow):
                                checkable=True)
             self.speed_group.addAction(act)
             self.speed_actions[key] = act
-        self.act_house_rules = self._action("&House Rules…", self.show_house_rules, "F2",
-                                            "Every table and rule the project reconstructed")
-        self.act_shortcuts = self._action("&Keyboard Shortcuts…", self.show_shortcuts, "F1",
-                                          "List every command and its key")
-        self.act_about = self._action("&About…", self.show_about, None, "About this program")
-        self.set_speed(self.settings.value("watch/speed", "fast"))
+    def file_extras(self) -> list[QAction]:
+        return [self.act_export_png, self.act_export_pdf]
 
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        m = bar.addMenu("&File")
-        m.addActions([self.act_new, self.act_open])
-        self.recent_menu = QMenu("Open &Recent", self)
-        m.addMenu(self.recent_menu)
-        m.addSeparator()
-        m.addActions([self.act_save, self.act_save_as])
-        m.addSeparator()
-        m.addActions([self.act_export_png, self.act_export_pdf])
-        m.addSeparator()
-        m.addAction(self.act_quit)
-        m = bar.addMenu("&Edit")
-        m.addActions([self.act_undo, self.act_redo])
-        m.addSeparator()
-        m.addAction(self.act_free)
+    def edit_extras(self) -> list[QAction]:
+        return [self.act_free]
+
+    def add_game_menus(self, bar) -> None:
         m = bar.addMenu("&View")
         m.addActions([self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset, self.act_fit,
                       self.act_overview])
         m.addSeparator()
-        panels = m.addMenu("&Panels")
-        for dock in self.docks:
-            panels.addAction(dock.toggleViewAction())
-        m.addAction(self.act_reset_layout)
+        self.panels_menu(m)
         m = bar.addMenu("&Game")
         m.addActions([self.act_continue, self.act_skip, self.act_hint])
         m.addSeparator()
         m.addActions(list(self.speed_actions.values()))
-        m = bar.addMenu("&Help")
-        m.addActions([self.act_house_rules, self.act_shortcuts, self.act_about])
-        self._refresh_recent_menu()
-
-    def main_actions(self) -> list[QAction]:
-        """Every command of the menus (tests check each has a shortcut or a menu entry)."""
-        return [a for a in self.actions() if a.text()]
-
-    # ================================================================== layout persistence
-    def _restore_layout(self) -> None:
-        self._default_layout = self.saveState()
-        geometry = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        for dock in self.docks:
-            if not dock.isHidden():
-                dock.ensure_widget()
-
-    def save_layout(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.sync()
-
-    def reset_layout(self) -> None:
-        self.restoreState(self._default_layout)
-        for dock in self.docks:
-            dock.show()
 
     # ================================================================== showing the game
     def _ensure_scene(self) -> None:
@@ -336,17 +243,12 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.view.zoom_reset)
 
     def on_document_changed(self) -> None:
+        super().on_document_changed()
         doc = self.document
-        self.setWindowTitle(doc.title)
         has_game = doc.session is not None
-        for act in (self.act_save, self.act_save_as, self.act_export_png, self.act_export_pdf,
-                    self.act_hint, self.act_continue, self.act_free):
+        for act in (self.act_export_png, self.act_export_pdf, self.act_hint, self.act_continue,
+                    self.act_free):
             act.setEnabled(has_game)
-        self.act_undo.setEnabled(has_game and doc.undo_reason() is None)
-        self.act_undo.setText(f"&Undo {doc.undo_label()}".strip() if doc.undo_label() else "&Undo")
-        reason = doc.undo_reason()
-        self.act_undo.setToolTip(reason or f"Undo: {doc.undo_label()}")
-        self.act_redo.setEnabled(has_game and doc.can_redo())
         if not has_game:
             self.centre.setCurrentWidget(self.empty_label)
             return
@@ -606,120 +508,8 @@ class MainWindow(QMainWindow):
             self.overview.raise_()
 
     # ================================================================== files
-    def new_game(self, game_id: str, scenario: str, seed: int, options: dict | None = None) -> bool:
-        if not self.maybe_keep_changes():
-            return False
-        try:
-            self.document.new_game(game_id, scenario, seed, options)
-        except StruggleError as exc:
-            QMessageBox.warning(self, "Cannot start the game", str(exc))
-            return False
+    def after_new_game(self) -> None:
         self.selected_sector = -1
-        self.show_message(f"New game: scenario {scenario}, seed {seed}")
-        return True
-
-    def open_file(self, path: Path | str) -> bool:
-        if not self.maybe_keep_changes():
-            return False
-        try:
-            note = self.document.open(path)
-        except StruggleError as exc:
-            QMessageBox.warning(self, "Cannot open the game", str(exc))
-            return False
-        if Path(path) != autosave_path():
-            self.add_recent(Path(path))
-        self.show_message(note)
-        return True
-
-    def resume_autosave(self, path: Path) -> bool:
-        """Continue the game of a run that ended abruptly; it becomes an unsaved game again."""
-        if not self.open_file(path):
-            return False
-        self.document.path = None
-        self.document.dirty = True
-        self.document.changed.emit()
-        self.show_message("Resumed the game from its autosave")
-        return True
-
-    def new_game_dialog(self) -> None:
-        from struggle_desktop.ui.dialogs.new_game import choose_new_game
-        choice = choose_new_game(self, self.recent_files())
-        if not choice:
-            return
-        if choice["kind"] == "open":
-            self.open_file(choice["path"])
-        else:
-            self.new_game(choice["game"], choice["scenario"], choice["seed"], choice["options"])
-
-    def open_dialog(self) -> None:
-        start = str(self.recent_files()[0].parent) if self.recent_files() else str(Path.home())
-        path, _ = QFileDialog.getOpenFileName(self, "Open a saved game", start, SAVE_FILTER)
-        if path:
-            self.open_file(path)
-
-    def save(self) -> bool:
-        if self.document.path is None:
-            return self.save_as()
-        return self._save_to(self.document.path)
-
-    def save_as(self) -> bool:
-        if self.document.session is None:
-            return False
-        start = str(self.document.path or Path.home() / "struggle.sgsave")
-        path, _ = QFileDialog.getSaveFileName(self, "Save the game", start, SAVE_FILTER)
-        if not path:
-            return False
-        if not Path(path).suffix:
-            path += ".sgsave"
-        return self._save_to(Path(path))
-
-    def _save_to(self, path: Path) -> bool:
-        try:
-            saved = self.document.save(path)
-        except (StruggleError, OSError) as exc:
-            QMessageBox.warning(self, "Cannot save", f"{path}: {exc}")
-            return False
-        self.add_recent(saved)
-        self.show_message(f"Saved {saved}")
-        return True
-
-    def maybe_keep_changes(self) -> bool:
-        """Ask before a game with unsaved changes is replaced. The autosave keeps it anyway."""
-        doc = self.document
-        if doc.session is None or not doc.dirty or not self.isVisible():
-            return True
-        answer = QMessageBox.question(
-            self, "Unsaved game", "Save the current game first?\n(It is also kept in the "
-            "autosave until the next game starts.)",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
-        if answer == QMessageBox.StandardButton.Cancel:
-            return False
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return True
-
-    # ------------------------------------------------------------------ recent files
-    def recent_files(self) -> list[Path]:
-        value = self.settings.value("files/recent", []) or []
-        if isinstance(value, str):
-            value = [value]
-        return [Path(p) for p in value if Path(p).exists()]
-
-    def add_recent(self, path: Path) -> None:
-        paths = [str(Path(path).resolve())] + [str(p) for p in self.recent_files()
-                                               if p.resolve() != Path(path).resolve()]
-        self.settings.setValue("files/recent", paths[:MAX_RECENT])
-        self._refresh_recent_menu()
-
-    def _refresh_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = self.recent_files()
-        for k, path in enumerate(files, start=1):
-            act = self.recent_menu.addAction(f"&{k} {path.name}")
-            act.setToolTip(str(path))
-            act.triggered.connect(lambda _=False, p=path: self.open_file(p))
-        self.recent_menu.setEnabled(bool(files))
 
     # ------------------------------------------------------------------ export
     EXPORTS = {"png": ("map.png", "PNG pictures (*.png)"),
@@ -751,76 +541,10 @@ class MainWindow(QMainWindow):
             return
         self.show_message(f"Map saved as {path}")
 
-    # ------------------------------------------------------------------ undo
-    def undo(self) -> None:
+    # ------------------------------------------------------------------ undo and closing
+    def before_undo(self) -> None:
         if self.playback.active:
             self.playback.finish()
-        reason = self.document.undo()
-        if reason is not None:
-            self.show_message(f"Cannot undo: {reason}")
 
-    def redo(self) -> None:
-        reason = self.document.redo()
-        if reason is not None:
-            self.show_message(f"Cannot redo: {reason}")
-
-    # ------------------------------------------------------------------ help
-    def show_house_rules(self) -> None:
-        if self.document.game is None:
-            from struggle_desktop.games import get_game
-            game = get_game("struggle")
-        else:
-            game = self.document.game
-        from struggle_desktop.ui.dialogs.house_rules import HouseRulesDialog
-        HouseRulesDialog(game, self).exec()
-
-    def shortcut_rows(self) -> list[tuple[str, str]]:
-        rows = []
-        for act in self.main_actions():
-            keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
-                             for s in act.shortcuts())
-            rows.append((act.text().replace("&", ""), keys))
-        return rows
-
-    def show_shortcuts(self) -> None:
-        text = "".join(f"<tr><td>{name}</td><td><b>{keys or '—'}</b></td></tr>"
-                       for name, keys in self.shortcut_rows())
-        QMessageBox.information(self, "Keyboard shortcuts", f"<table>{text}</table>")
-
-    def show_about(self) -> None:
-        try:
-            from struggle_desktop.ui.dialogs.about import AboutDialog
-        except ImportError:
-            QMessageBox.about(self, "About", "struggle_desktop")
-            return
-        AboutDialog(self).exec()
-
-    # ------------------------------------------------------------------ status and closing
-    def show_message(self, text: str) -> None:
-        self.status_text.setText(text)
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.maybe_keep_changes():
-            event.ignore()
-            return
+    def before_close(self) -> None:
         self.playback.stop()
-        self.save_layout()
-        self.settings.setValue("session/clean_exit", True)
-        self.settings.sync()
-        event.accept()
-
-
-def crashed_game_waiting(settings: QSettings) -> Path | None:
-    """The autosave of a run that did not end cleanly, if any."""
-    clean = settings.value("session/clean_exit", True)
-    clean = clean if isinstance(clean, bool) else str(clean).lower() == "true"
-    path = autosave_path()
-    if not clean and path.exists():
-        return path
-    return None
-
-
-def mark_running(settings: QSettings) -> None:
-    settings.setValue("session/clean_exit", False)
-    settings.sync()
-

@@ -1,14 +1,28 @@
-"""Which games the desktop window can show.
+"""Which games the desktop window can show, and the window class of each.
 
 A game can be complete headless (``simulate``, ``catalog``, ``verify``) before its screen
 exists; the window, the new-game dialog and the command line's GUI commands offer only the
-games listed here. This module imports no Qt, so the command line can ask it cheaply.
+games listed here. This module imports no Qt at import time, so the command line can ask it
+cheaply.
 """
 
 from __future__ import annotations
 
-#: Games with a desktop screen, in the order the new-game dialog lists them.
-DESKTOP_GAMES = ("struggle",)
+import importlib
+
+#: Game id -> "module:class" of its window (a ui.shell.GameWindow), in the order the new-game
+#: dialog lists them.
+SCREENS = {
+    "struggle": "struggle_desktop.ui.main_window:MainWindow",
+}
+DESKTOP_GAMES = tuple(SCREENS)
+
+
+def window_class(game_id: str):
+    """The window class that shows ``game_id``; BadOption if there is none yet."""
+    require_screen(game_id)
+    module, _, name = SCREENS[game_id].partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def has_screen(game_id: str) -> bool:

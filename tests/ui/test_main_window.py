@@ -10,7 +10,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog
 
 from struggle_desktop.ui.docks.style import half_points
-from struggle_desktop.ui.main_window import MainWindow, crashed_game_waiting, mark_running
+from struggle_desktop.ui.main_window import MainWindow
+from struggle_desktop.ui.shell import crashed_game_waiting, mark_running
 from struggle_desktop.ui.settings import app_settings
 
 

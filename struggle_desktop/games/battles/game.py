@@ -22,7 +22,7 @@ from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import BadOption, IllegalAction
 from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.engine.rng import Rng
-from struggle_desktop.games.battles import combat, turn  # noqa: F401  (register procedures)
+from struggle_desktop.games.battles import combat, turn  # noqa: F401 (they register procedures)
 from struggle_desktop.games.battles.context import Ctx
 from struggle_desktop.games.battles.data import BattlesData, default_data, other
 from struggle_desktop.games.battles.registry import LEGAL, PROCEDURES

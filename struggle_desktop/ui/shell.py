@@ -1,0 +1,426 @@
+"""The frame every game's window shares: files, undo, layout, help, status bar, closing.
+
+``GameWindow`` is the shell; each game's screen subclasses it and fills four hooks:
+
+* ``build_centre()`` — the central widget (a map, the regions...);
+* ``build_docks()`` — the game's panels (``DockPanel`` subclasses), listed in ``self.docks``;
+* ``build_game_actions()`` — the game's commands, made with ``self._action`` so each has its
+  key and appears in Help → Keyboard Shortcuts;
+* ``add_game_menus(bar)`` — its menus between Edit and Help; ``file_extras``/``edit_extras``
+  add entries to the File and Edit menus.
+
+The shell owns the document (ui/document.py, the one operation path), New/Open/Save/Save As,
+recent files, Undo/Redo, the saved dock layout, the house-rules page, the shortcut list, About,
+and the question before an unsaved game is replaced. When the player starts or opens a game that
+another screen shows, the shell opens that screen's window and closes itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QMenuBar, QMessageBox
+
+from struggle_desktop.engine import saves
+from struggle_desktop.engine.errors import StruggleError
+from struggle_desktop.ui.document import GameDocument, autosave_path
+from struggle_desktop.ui.settings import app_settings
+
+SAVE_FILTER = "Struggle saves (*.sgsave *.json);;All files (*)"
+MAX_RECENT = 8
+#: Windows opened in place of another one (a reference keeps them alive).
+OPEN_WINDOWS: list[QMainWindow] = []
+
+
+class GameWindow(QMainWindow):
+    #: The game this screen shows (Help → House Rules before a game is open).
+    game_id = "struggle"
+    #: Settings group of the saved geometry and dock layout of this screen.
+    layout_key = "window"
+
+    def __init__(self, document: GameDocument | None = None, settings: QSettings | None = None):
+        super().__init__()
+        self.settings = settings or app_settings()
+        self.document = document or GameDocument(self)
+        self.document.setParent(self)
+        self.docks = []
+        self.setObjectName("main-window")
+        self.resize(1600, 1000)
+        self.status_text = QLabel()          # messages: what happened, why not
+        self.hover_text = QLabel()           # what is under the pointer, kept apart
+        self.hover_text.setStyleSheet("color: gray")
+        self.statusBar().addWidget(self.status_text, 1)
+        self.statusBar().addPermanentWidget(self.hover_text)
+
+        self.build_centre()
+        self.build_docks()
+        self._build_shell_actions()
+        self.build_game_actions()
+        self._build_menus()
+        self.document.changed.connect(self.on_document_changed)
+        self.document.message.connect(self.show_message)
+        self._restore_layout()
+
+    # ================================================================== hooks
+    def build_centre(self) -> None:
+        raise NotImplementedError
+
+    def build_docks(self) -> None:
+        """Create the panels, add them to the window and list them in ``self.docks``."""
+
+    def build_game_actions(self) -> None:
+        """Create the game's commands with ``self._action``."""
+
+    def add_game_menus(self, bar: QMenuBar) -> None:
+        """Add the game's menus (between Edit and Help)."""
+
+    def file_extras(self) -> list[QAction]:
+        """Entries of the File menu after Save As (exports...)."""
+        return []
+
+    def edit_extras(self) -> list[QAction]:
+        """Entries of the Edit menu after Redo."""
+        return []
+
+    def before_undo(self) -> None:
+        """Called before Undo changes the position (stop an animation...)."""
+
+    def before_close(self) -> None:
+        """Called when the window closes for good."""
+
+    # ================================================================== actions and menus
+    def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable=False) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                action.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                action.setShortcut(QKeySequence(shortcut))
+        action.setCheckable(checkable)
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)   # shortcuts work even while the menu bar is hidden
+        return action
+
+    def _build_shell_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.act_new = self._action("&New Game…", self.new_game_dialog, K.New,
+                                    "Start a new game")
+        self.act_open = self._action("&Open…", self.open_dialog, K.Open, "Open a saved game")
+        self.act_save = self._action("&Save", self.save, K.Save, "Save the game")
+        self.act_save_as = self._action("Save &As…", self.save_as, "Ctrl+Shift+S",
+                                        "Save the game under a new name")
+        self.act_quit = self._action("&Quit", self.close, "Ctrl+Q", "Leave the program")
+        self.act_undo = self._action("&Undo", self.undo, K.Undo, "Take back the last action")
+        self.act_redo = self._action("&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"],
+                                     "Do the undone action again")
+        self.act_reset_layout = self._action("Reset &Layout", self.reset_layout, None,
+                                             "Put every panel back where it started")
+        self.act_house_rules = self._action("&House Rules…", self.show_house_rules, "F2",
+                                            "Every table and rule the project reconstructed")
+        self.act_shortcuts = self._action("&Keyboard Shortcuts…", self.show_shortcuts, "F1",
+                                          "List every command and its key")
+        self.act_about = self._action("&About…", self.show_about, None, "About this program")
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        m = bar.addMenu("&File")
+        m.addActions([self.act_new, self.act_open])
+        self.recent_menu = QMenu("Open &Recent", self)
+        m.addMenu(self.recent_menu)
+        m.addSeparator()
+        m.addActions([self.act_save, self.act_save_as])
+        extras = self.file_extras()
+        if extras:
+            m.addSeparator()
+            m.addActions(extras)
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        m = bar.addMenu("&Edit")
+        m.addActions([self.act_undo, self.act_redo])
+        extras = self.edit_extras()
+        if extras:
+            m.addSeparator()
+            m.addActions(extras)
+        self.add_game_menus(bar)
+        m = bar.addMenu("&Help")
+        m.addActions([self.act_house_rules, self.act_shortcuts, self.act_about])
+        self._refresh_recent_menu()
+
+    def panels_menu(self, menu: QMenu) -> None:
+        """A Panels submenu (one entry per dock) and Reset Layout, for a View menu."""
+        panels = menu.addMenu("&Panels")
+        for dock in self.docks:
+            panels.addAction(dock.toggleViewAction())
+        menu.addAction(self.act_reset_layout)
+
+    def main_actions(self) -> list[QAction]:
+        """Every command of the menus (tests check each has a shortcut or a menu entry)."""
+        return [a for a in self.actions() if a.text()]
+
+    # ================================================================== layout persistence
+    def _restore_layout(self) -> None:
+        self._default_layout = self.saveState()
+        geometry = self.settings.value(f"{self.layout_key}/geometry")
+        state = self.settings.value(f"{self.layout_key}/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        for dock in self.docks:
+            if not dock.isHidden():
+                dock.ensure_widget()
+
+    def save_layout(self) -> None:
+        self.settings.setValue(f"{self.layout_key}/geometry", self.saveGeometry())
+        self.settings.setValue(f"{self.layout_key}/state", self.saveState())
+        self.settings.sync()
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_layout)
+        for dock in self.docks:
+            dock.show()
+
+    # ================================================================== the document
+    def on_document_changed(self) -> None:
+        """The shell's part: title and the file and undo commands."""
+        doc = self.document
+        self.setWindowTitle(doc.title)
+        has_game = doc.session is not None
+        for act in (self.act_save, self.act_save_as):
+            act.setEnabled(has_game)
+        reason = doc.undo_reason()
+        self.act_undo.setEnabled(has_game and reason is None)
+        self.act_undo.setText(f"&Undo {doc.undo_label()}".strip() if doc.undo_label() else "&Undo")
+        self.act_undo.setToolTip(reason or f"Undo: {doc.undo_label()}")
+        self.act_redo.setEnabled(has_game and doc.can_redo())
+
+    # ================================================================== other screens
+    def window_for(self, game_id: str) -> "GameWindow":
+        """This window if it shows ``game_id``, else a new window of the screen that does
+        (this one then closes: its game is in the autosave and the player was asked)."""
+        from struggle_desktop.ui.screens import window_class
+
+        cls = window_class(game_id)
+        if isinstance(self, cls):
+            return self
+        other = cls(settings=self.settings)
+        OPEN_WINDOWS.append(other)
+        other.show()
+        self.document.dirty = False       # asked already (maybe_keep_changes)
+        self.close()
+        mark_running(self.settings)       # the program goes on in the other window
+        return other
+
+    # ================================================================== files
+    def new_game(self, game_id: str, scenario: str, seed: int, options: dict | None = None) -> bool:
+        if not self.maybe_keep_changes():
+            return False
+        try:
+            target = self.window_for(game_id)
+        except StruggleError as exc:
+            QMessageBox.warning(self, "Cannot start the game", str(exc))
+            return False
+        if target is not self:
+            return target.new_game(game_id, scenario, seed, options)
+        try:
+            self.document.new_game(game_id, scenario, seed, options)
+        except StruggleError as exc:
+            QMessageBox.warning(self, "Cannot start the game", str(exc))
+            return False
+        self.after_new_game()
+        self.show_message(f"New game: scenario {scenario}, seed {seed}")
+        return True
+
+    def after_new_game(self) -> None:
+        """Reset what the screen keeps about the previous game (a selection...)."""
+
+    def open_file(self, path: Path | str) -> bool:
+        if not self.maybe_keep_changes():
+            return False
+        try:
+            game_id = saves.read_document(path)["game"]
+            target = self.window_for(game_id)
+        except StruggleError as exc:
+            QMessageBox.warning(self, "Cannot open the game", str(exc))
+            return False
+        if target is not self:
+            return target.open_file(path)
+        try:
+            note = self.document.open(path)
+        except StruggleError as exc:
+            QMessageBox.warning(self, "Cannot open the game", str(exc))
+            return False
+        if Path(path) != autosave_path():
+            self.add_recent(Path(path))
+        self.show_message(note)
+        return True
+
+    def resume_autosave(self, path: Path) -> bool:
+        """Continue the game of a run that ended abruptly; it becomes an unsaved game again."""
+        if not self.open_file(path):
+            return False
+        window = OPEN_WINDOWS[-1] if OPEN_WINDOWS and not self.isVisible() else self
+        window.document.path = None
+        window.document.dirty = True
+        window.document.changed.emit()
+        window.show_message("Resumed the game from its autosave")
+        return True
+
+    def new_game_dialog(self) -> None:
+        from struggle_desktop.ui.dialogs.new_game import choose_new_game
+        choice = choose_new_game(self, self.recent_files())
+        if not choice:
+            return
+        if choice["kind"] == "open":
+            self.open_file(choice["path"])
+        else:
+            self.new_game(choice["game"], choice["scenario"], choice["seed"], choice["options"])
+
+    def open_dialog(self) -> None:
+        start = str(self.recent_files()[0].parent) if self.recent_files() else str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Open a saved game", start, SAVE_FILTER)
+        if path:
+            self.open_file(path)
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        if self.document.session is None:
+            return False
+        start = str(self.document.path or Path.home() / f"{self.document.game.id}.sgsave")
+        path, _ = QFileDialog.getSaveFileName(self, "Save the game", start, SAVE_FILTER)
+        if not path:
+            return False
+        if not Path(path).suffix:
+            path += ".sgsave"
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            saved = self.document.save(path)
+        except (StruggleError, OSError) as exc:
+            QMessageBox.warning(self, "Cannot save", f"{path}: {exc}")
+            return False
+        self.add_recent(saved)
+        self.show_message(f"Saved {saved}")
+        return True
+
+    def maybe_keep_changes(self) -> bool:
+        """Ask before a game with unsaved changes is replaced. The autosave keeps it anyway."""
+        doc = self.document
+        if doc.session is None or not doc.dirty or not self.isVisible():
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved game", "Save the current game first?\n(It is also kept in the "
+            "autosave until the next game starts.)",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return True
+
+    # ------------------------------------------------------------------ recent files
+    def recent_files(self) -> list[Path]:
+        value = self.settings.value("files/recent", []) or []
+        if isinstance(value, str):
+            value = [value]
+        return [Path(p) for p in value if Path(p).exists()]
+
+    def add_recent(self, path: Path) -> None:
+        paths = [str(Path(path).resolve())] + [str(p) for p in self.recent_files()
+                                               if p.resolve() != Path(path).resolve()]
+        self.settings.setValue("files/recent", paths[:MAX_RECENT])
+        self._refresh_recent_menu()
+
+    def _refresh_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for k, path in enumerate(files, start=1):
+            act = self.recent_menu.addAction(f"&{k} {path.name}")
+            act.setToolTip(str(path))
+            act.triggered.connect(lambda _=False, p=path: self.open_file(p))
+        self.recent_menu.setEnabled(bool(files))
+
+    # ------------------------------------------------------------------ undo
+    def undo(self) -> None:
+        self.before_undo()
+        reason = self.document.undo()
+        if reason is not None:
+            self.show_message(f"Cannot undo: {reason}")
+
+    def redo(self) -> None:
+        reason = self.document.redo()
+        if reason is not None:
+            self.show_message(f"Cannot redo: {reason}")
+
+    # ------------------------------------------------------------------ help
+    def show_house_rules(self) -> None:
+        if self.document.game is None:
+            from struggle_desktop.games import get_game
+            game = get_game(self.game_id)
+        else:
+            game = self.document.game
+        from struggle_desktop.ui.dialogs.house_rules import HouseRulesDialog
+        HouseRulesDialog(game, self).exec()
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        rows = []
+        for act in self.main_actions():
+            keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
+                             for s in act.shortcuts())
+            rows.append((act.text().replace("&", ""), keys))
+        return rows
+
+    def show_shortcuts(self) -> None:
+        text = "".join(f"<tr><td>{name}</td><td><b>{keys or '—'}</b></td></tr>"
+                       for name, keys in self.shortcut_rows())
+        QMessageBox.information(self, "Keyboard shortcuts", f"<table>{text}</table>")
+
+    def show_about(self) -> None:
+        try:
+            from struggle_desktop.ui.dialogs.about import AboutDialog
+        except ImportError:
+            QMessageBox.about(self, "About", "struggle_desktop")
+            return
+        AboutDialog(self).exec()
+
+    # ------------------------------------------------------------------ status and closing
+    def show_message(self, text: str) -> None:
+        self.status_text.setText(text)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_keep_changes():
+            event.ignore()
+            return
+        self.before_close()
+        self.save_layout()
+        self.settings.setValue("session/clean_exit", True)
+        self.settings.sync()
+        event.accept()
+
+
+def crashed_game_waiting(settings: QSettings) -> Path | None:
+    """The autosave of a run that did not end cleanly, if any."""
+    clean = settings.value("session/clean_exit", True)
+    clean = clean if isinstance(clean, bool) else str(clean).lower() == "true"
+    path = autosave_path()
+    if not clean and path.exists():
+        return path
+    return None
+
+
+def mark_running(settings: QSettings) -> None:
+    settings.setValue("session/clean_exit", False)
+    settings.sync()
+
+
