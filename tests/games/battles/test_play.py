@@ -56,7 +56,7 @@ def play(scenario="civil-war", seed=3, options=None, policy="bot", until=None, l
 
 @pytest.mark.parametrize("policy", ["bot", "strong-red"])
 def test_the_program_player_finishes_games_with_legal_actions(policy):
-    """BFG-HID-1, BFG-AI-3: program against program (both levels) plays to a winner."""
+    """Program against program (both levels) plays to a winner with listed actions only."""
     session = play(policy=policy, seed=5)
     outcome = GAME.outcome(session.state)
     assert outcome["winner"] in ("blue", "red") and outcome["turn"] <= 10
