@@ -195,7 +195,8 @@ def test_civil_war_common_pool_order_follows_the_ci_not_the_rp(ci, blue, red, fi
     assert state["pending"]["role"] == first and state["pending"]["source"] == "common"
 
 
-@pytest.mark.parametrize("carried, region_r, kept", [(14, 0, 10), (7, 0, 7), (9, 3, 10)])
+@pytest.mark.parametrize("carried, region_r, kept", [(14, 0, 10), (11, 0, 10), (10, 0, 10), (7, 0, 7),
+                                                     (9, 3, 10)])
 def test_at_most_ten_rp_carry_over(carried, region_r, kept):
     """BFG-BLD-10: unspent RP carry over up to 10; the excess is lost."""
     state = build_state(blue=carried)

@@ -35,19 +35,20 @@ def test_garrison_segment_without_combat_belongs_to_the_only_side_present():
 
 
 def test_a_garrison_must_total_more_than_the_combat_value():
-    """BFG-GAR-2: with Combat 3, one SF (2) may not be confirmed, two (4) may; the chosen
-    fleets go on the label and the rest go home."""
-    state = position(blue=["B-SF1", "B-SF2", "B-CG1"], combat=3)
+    """BFG-GAR-2: with Combat 4, one SF (2) or two (4, equal to C) may not be confirmed; two
+    SFs and a CG (6) may; the chosen fleets go on the label and the rest go home."""
+    state = position(blue=["B-SF1", "B-SF2", "B-CG1", "B-SF3"], combat=4)
     drive(state, ScriptedDice([]), [("blue", add("B-SF1"))])
+    assert "garrison_done" not in verbs(state, "blue")
+    drive(state, ScriptedDice([]), [("blue", add("B-SF2"))])
     assert "garrison_done" not in verbs(state, "blue")
     with pytest.raises(IllegalAction):
         GAME.apply(state, "blue", DONE)
-    drive(state, ScriptedDice([]), [("blue", add("B-SF2"))])
+    drive(state, ScriptedDice([]), [("blue", add("B-CG1"))])
     assert "garrison_done" in verbs(state, "blue")
     drive(state, ScriptedDice([]), [("blue", DONE)])
-    assert at(state, "B-SF1") == ("garrison", 1, "blue")
-    assert at(state, "B-SF2") == ("garrison", 1, "blue")
-    assert at(state, "B-CG1") == ("display", None, "blue")
+    assert where(state, "garrison") == ["B-CG1", "B-SF1", "B-SF2"]
+    assert at(state, "B-SF3") == ("display", None, "blue")
     assert state["regions"]["1"]["controller"] == "blue"
 
 
