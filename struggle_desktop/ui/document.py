@@ -29,9 +29,9 @@ from struggle_desktop.ui.screens import has_screen
 #: Log entry kinds worth a frame of their own when the window shows automated steps.
 WATCHED_KINDS = {"move", "combat", "eliminate", "convert", "place", "force", "ie",
                  "usurpation", "alien", "leader"}
-#: Log entry kinds that mean chance was involved: no undo across them.
-CHANCE_KINDS = {"roll", "draw"}
-ROLE = "imperial"
+#: Log entry kinds after which an action cannot be undone: chance was involved, or something
+#: secret was revealed to the other player (BFG-HID-11).
+CHANCE_KINDS = {"roll", "draw", "reveal"}
 AUTOSAVE_NAME = "autosave.sgsave"
 
 
@@ -51,6 +51,7 @@ class UndoRecord:
     label: str
     chance: str = ""           # why this action cannot be undone ("" if it can)
     redo_action: dict | None = None
+    role: str = ""             # who took the action
 
 
 @dataclass
@@ -80,6 +81,9 @@ class GameDocument(QObject):
         self.dirty = False
         self.autosave_enabled = autosave
         self.watch = True            # collect frames of automated steps
+        #: The role whose view the window shows and for whom it acts: the game's first role,
+        #: or (two-player games) the player in the seat, ``"public"`` while it is handed over.
+        self.seat = ""
         self._board: dict | None = None
         self._shown: dict | None = None      # a step of the automated phases on show
         self._layout: dict | None = None
@@ -94,8 +98,24 @@ class GameDocument(QObject):
         if self._shown is not None:
             return self._shown
         if self._board is None and self.session is not None:
-            self._board = self.game.board(self.session.state, ROLE)
+            self._board = self.game.board(self.session.state, self.seat)
         return self._board
+
+    def set_seat(self, role: str) -> None:
+        """Show the game as ``role`` sees it from now on (a hand-over between players)."""
+        if role != self.seat:
+            self.seat = role
+            self._board = None
+            self._shown = None
+            self.changed.emit()
+
+    @property
+    def waiting_role(self) -> str | None:
+        """The role the game waits for, if any."""
+        if self.session is None or self.game.outcome(self.session.state) is not None:
+            return None
+        pending = self.session.state.get("pending")
+        return pending["role"] if pending else None
 
     @property
     def showing_step(self) -> bool:
@@ -119,15 +139,15 @@ class GameDocument(QObject):
     def log_entries(self, start: int = 0) -> list[dict]:
         if self.session is None:
             return []
-        return self.game.log_entries(self.session.state, start)
+        return self.game.log_entries(self.session.state, start, role=self.seat)
 
     def legal_actions(self) -> list[dict]:
-        return self.game.legal_actions(self.session.state, ROLE) if self.session else []
+        return self.game.legal_actions(self.session.state, self.seat) if self.session else []
 
-    def check(self, action: dict) -> str | None:
+    def check(self, action: dict, role: str | None = None) -> str | None:
         if self.session is None:
             return "no game is open"
-        return self.game.check_action(self.session.state, ROLE, action)
+        return self.game.check_action(self.session.state, role or self.seat, action)
 
     def preview(self, action: dict) -> dict | None:
         return self.game.preview(self.session.state, action) if self.session else None
@@ -141,7 +161,14 @@ class GameDocument(QObject):
             return None
         if not self.legal_actions():
             return None
-        return self.game.choose_action(self.session.state, ROLE, "bot",
+        return self.game.choose_action(self.session.state, self.seat, "bot",
+                                       Rng.from_seed(len(self.session.actions), 7))
+
+    def program_action(self, level: str) -> dict:
+        """The action the program player (``bot`` or ``strong``) takes for the waiting role,
+        decided from that role's view; drawn from a generator of its own, never the game's."""
+        role = self.waiting_role
+        return self.game.choose_action(self.session.state, role, level,
                                        Rng.from_seed(len(self.session.actions), 7))
 
     @property
@@ -181,6 +208,7 @@ class GameDocument(QObject):
     def _install(self, game: Any, session: Session, path: Path | None) -> None:
         if game is not self.game:
             self._layout = None
+        self.seat = game.roles[0]
         self.game = game
         self.session = session
         self.path = path
@@ -213,12 +241,13 @@ class GameDocument(QObject):
             self.message.emit(f"Autosave failed: {exc}")
 
     # ------------------------------------------------------------------ the operation path
-    def perform(self, action: dict) -> PerformResult:
-        """The one way the window changes the game. An illegal action changes nothing and
-        returns the reason."""
+    def perform(self, action: dict, role: str | None = None) -> PerformResult:
+        """The one way the window changes the game: ``action`` for ``role`` (the seat unless a
+        program player acts). An illegal action changes nothing and returns the reason."""
         if self.session is None:
             return PerformResult(False, "no game is open")
-        reason = self.check(action)
+        role = role or self.seat
+        reason = self.check(action, role)
         if reason is not None:
             self.message.emit(f"Not possible: {reason}")
             return PerformResult(False, reason)
@@ -226,7 +255,7 @@ class GameDocument(QObject):
         # perform(copy=True) builds the next position on a copy and leaves this one untouched,
         # so the undo record can keep the very object.
         before = UndoRecord(session.state, list(session.actions), list(session.digests),
-                            self.describe(action))
+                            self.describe(action), role=role)
         log_start = len(session.state["log"])
         frames: list[Frame] = []
         seen = [log_start]
@@ -238,17 +267,20 @@ class GameDocument(QObject):
             fresh = log[seen[0]:]
             seen[0] = len(log)
             if any(e["kind"] in WATCHED_KINDS for e in fresh):
-                frames.append(Frame(self.game.board(state, ROLE), fresh[-1]))
+                frames.append(Frame(self.game.board(state, self.seat), fresh[-1]))
 
         try:
-            session.perform(ROLE, action, copy=True,
+            session.perform(role, action, copy=True,
                             on_step=watch if self.watch else None)
         except StruggleError as exc:
             self.message.emit(f"Not possible: {exc}")
             return PerformResult(False, str(exc))
         new_entries = session.state["log"][log_start:]
         chance = next((e for e in new_entries if e["kind"] in CHANCE_KINDS or e.get("dice")), None)
-        if chance is not None:
+        if chance is not None and chance["kind"] == "reveal":
+            before.chance = (f"“{before.label}” revealed what was secret "
+                             f"({chance['text']})")
+        elif chance is not None:
             before.chance = (f"“{before.label}” involved chance ({chance['text']}); "
                              "undoing it would let you roll again")
         before.redo_action = action
@@ -266,7 +298,10 @@ class GameDocument(QObject):
         """None if Undo is possible now, else why not."""
         if not self._undo:
             return "there is nothing to undo"
-        return self._undo[-1].chance or None
+        last = self._undo[-1]
+        if last.role and last.role != self.seat:
+            return f"the last action was {last.role.capitalize()}'s, not yours"
+        return last.chance or None
 
     def undo_label(self) -> str:
         return self._undo[-1].label if self._undo else ""
@@ -297,7 +332,7 @@ class GameDocument(QObject):
         record = source.pop()
         session = self.session
         target.append(UndoRecord(session.state, list(session.actions), list(session.digests),
-                                 record.label, record.chance, record.redo_action))
+                                 record.label, record.chance, record.redo_action, record.role))
         session.state, session.actions, session.digests = (record.state, record.actions,
                                                           record.digests)
         self._board = None

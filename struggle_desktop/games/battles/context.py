@@ -71,6 +71,13 @@ class Ctx(Context):
             super().close()
 
     # --------------------------------------------------------------------------- log
+    def log(self, rule: str, kind: str, text: str, refs: Sequence[Any] = (),
+            dice: Sequence[dict] = ()) -> dict:
+        """A log entry; a region named by its number becomes the reference ``region:N``
+        (fleets are named by their ids)."""
+        refs = [f"region:{r}" if isinstance(r, int) else r for r in refs]
+        return super().log(rule, kind, text, refs=refs, dice=dice)
+
     def note(self, rule: str, text: str, refs: Sequence[Any] = (), kind: str = "note",
              dice: Sequence[dict] = ()) -> dict:
         return self.log(rule, kind, text, refs=refs, dice=dice)

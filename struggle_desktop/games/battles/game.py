@@ -29,6 +29,8 @@ from struggle_desktop.games.battles.registry import LEGAL, PROCEDURES
 
 RULES_VERSION = "bfg-rules-1"
 ROLES = ("blue", "red")
+#: Who may sit at a colour in the window (BFG-HID-1): a person or the program at one of its levels.
+PLAYERS = ("human", "bot", "strong")
 TRUE_WORDS = {"1", "true", "on", "yes"}
 FALSE_WORDS = {"0", "false", "off", "no"}
 #: Prompts whose answer stays secret until both players have answered (BFG-HID-3).
@@ -79,6 +81,11 @@ class BattlesGame:
                       "rule": row["rule"]} for key, row in self.data.option_rows.items()}
         opts["all"] = {"type": "bool", "default": False,
                        "help": "switch every optional rule on (" + ", ".join(OPTIONAL_RULES) + ")"}
+        for side, default in (("blue", "human"), ("red", "bot")):
+            opts[f"{side}_player"] = {
+                "type": "choice", "default": default, "choices": list(PLAYERS),
+                "help": f"who plays {side.capitalize()} in the window: a person, the program, "
+                        "or the program's stronger level (simulate lets the program play both)"}
         opts["invader"] = {"type": "choice", "default": "red", "choices": list(ROLES),
                            "help": "Invasion: which colour invades (BFG-SCN-7)"}
         return opts
@@ -105,7 +112,16 @@ class BattlesGame:
             raise BadOption(f"option invader takes blue or red, not {options['invader']!r}")
         if "invader" in options and sc["mode"] != "invasion":
             raise BadOption("option invader only applies to the invasion scenario")
+        for side in ROLES:
+            who = str(options.get(f"{side}_player", "human")).lower()
+            if who not in PLAYERS:
+                raise BadOption(f"option {side}_player takes {', '.join(PLAYERS)}, not {who!r}")
         return values, invader
+
+    def players(self, state: dict) -> dict[str, str]:
+        """Who plays each colour in the window: ``human``, ``bot`` or ``strong``."""
+        opts = state.get("seats") or {}
+        return {side: opts.get(side, "human") for side in ROLES}
 
     # ------------------------------------------------------------------ interface
     def setup(self, scenario: str, seed: int, options: dict | None = None) -> dict:
@@ -115,6 +131,10 @@ class BattlesGame:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise BadOption(f"the seed must be a whole number, not {seed!r}")
         state = new_state(self.data, self.data.scenarios[str(scenario)], seed, values, invader)
+        options = options or {}
+        state["seats"] = {side: str(options.get(f"{side}_player",
+                                                  self.options()[f"{side}_player"]["default"])).lower()
+                            for side in ROLES}
         state["rng"] = Rng.from_seed(seed).to_json()
         return state
 
@@ -212,6 +232,23 @@ class BattlesGame:
         from struggle_desktop.games.battles.catalog import build_catalog
 
         return build_catalog(self)
+
+    # ------------------------------------------------------------------ for the window
+    def map_layout(self) -> dict:
+        from struggle_desktop.games.battles import presentation
+        return presentation.map_layout(self)
+
+    def board(self, state: dict, role: str = "public") -> dict:
+        """What the screen draws for ``role`` (presentation.py); built from its view."""
+        from struggle_desktop.games.battles import presentation
+        return presentation.board(self, state, role)
+
+    def describe_action(self, state: dict, action: dict) -> str:
+        from struggle_desktop.games.battles import presentation
+        return presentation.describe_action(self, state, action)
+
+    def preview(self, state: dict, action: dict) -> dict | None:
+        return None
 
     def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
         from struggle_desktop.games.battles.view import visible_log

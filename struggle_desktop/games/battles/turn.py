@@ -389,7 +389,7 @@ def reveal_deployment(ctx: Ctx, sides: list[str]) -> None:
             by_region.setdefault(number, []).append(fid)
         ctx.player(side)["deploy"] = []
         held = ctx.fleets_where(side, "display")
-        ctx.note("BFG-DEP-1", f"{SHORT[side]} deploys: " + ("; ".join(
+        ctx.note("BFG-DEP-1", kind="reveal", text=f"{SHORT[side]} deploys: " + ("; ".join(
             f"{ctx.region_name(n)} {ctx.list_fleets(fids)}" for n, fids in sorted(by_region.items()))
             or "nothing") + (f" (held back: {ctx.list_fleets(held)})" if held else ""),
             refs=sorted(by_region))

@@ -334,5 +334,6 @@ class StruggleGame:
             return None
         return presentation.preview(self.context(state), action)
 
-    def log_entries(self, state: dict, start: int = 0) -> list[dict]:
+    def log_entries(self, state: dict, start: int = 0, role: str = "imperial") -> list[dict]:
+        """The log from ``start`` (a solitaire game: every entry is the player's)."""
         return state["log"][start:]

@@ -1,0 +1,210 @@
+"""What the Battles screen draws, as plain data read from one player's view.
+
+``board(game, state, seat)`` starts from ``view(state, seat)`` (so nothing private of the other
+player can reach the screen, BFG-HID-3) and arranges it for drawing: the six regions with their
+value chits and fleets, each side's display and pools, the Chaos Index with this turn's
+thresholds, the seat's hand, the fight in progress and the prompt with a label for every legal
+answer. ``seat`` is ``"blue"``, ``"red"`` or ``"public"`` (the shared screen of a hot-seat game
+while the seat is being handed over).
+"""
+
+from __future__ import annotations
+
+from struggle_desktop.games.battles.context import SHORT, SIDE_NAMES, Ctx, chit_type
+from struggle_desktop.games.battles.registry import PROCEDURES
+
+PHASE_NAMES = {"setup": "Set-up", "start": "Start of turn", "draw": "Action Chit Draw",
+               "deploy": "Deployment", "actions": "Actions", "politics": "Politics",
+               "build": "Build", "victory": "Victory check"}
+TYPE_NAMES = {"SF": "Star Fleet", "CG": "Control Group", "AF": "Alpha Fleet",
+              "IO": "Imperial Order", "WS": "World Ship", "TH": "Trans-human"}
+CHIT_EFFECTS = {
+    "Build": "1 RP for each region you control now, for this turn's Build phase",
+    "Move": "move your Alpha Fleets and Imperial Orders from one unresolved region to another",
+    "Tactical": "one fleet (not a World Ship) rolls an extra die until the end of the turn",
+    "Illumination": "recruit a Trans-human into a region, or move the Chaos Index by a d6",
+    "Repression": "cancel a chit the other player has just played",
+}
+
+
+def map_layout(game) -> dict:
+    """The regions in their d6 order, laid out three by two."""
+    return {"regions": [{"number": n, "name": name, "column": (n - 1) % 3, "row": (n - 1) // 3}
+                        for n, name in sorted(game.data.region_names.items())]}
+
+
+def board(game, state: dict, seat: str) -> dict:
+    view = game.view(state, seat)
+    ctx = Ctx(view, PROCEDURES, game.data)
+    fleets = {fid: fleet_entry(ctx, fid) for fid in view["fleets"]}
+    regions = []
+    for n in range(1, 7):
+        region = ctx.region(n)
+        values = {slot: (ctx.slot_value(n, slot) if region[slot] else None) for slot in "CPR"}
+        regions.append({
+            "number": n, "name": ctx.region_name(n), **values,
+            "upgraded": {slot: bool(region[slot] and region[slot]["plus"]) for slot in "CPR"},
+            "resolved": region["resolved"], "controller": region["controller"],
+            "deployed": {side: ctx.fleets_where(side, "map", region=n) for side in SHORT},
+            "garrison": {side: ctx.fleets_where(side, "garrison", region=n) for side in SHORT},
+            "tooltip": region_tooltip(ctx, n),
+        })
+    players = {}
+    for side, player in view["players"].items():
+        force = {}
+        for fid in ctx.fleets_where(side, "pool"):
+            code = view["fleets"][fid]["type"]
+            force[code] = force.get(code, 0) + 1
+        players[side] = {
+            "name": SIDE_NAMES[side], "rp": player["rp"], "banked": player["banked"],
+            "display": ctx.fleets_where(side, "display"),
+            "force_pool": force, "th_supply": len(ctx.fleets_where(side, "supply")),
+            "hand_count": len(player["hand"]) if "hand" in player else player["hand_count"],
+            "own_chits": player["own_chits_count"],
+            "plan": {fid: r for fid, r in player.get("deploy", [])},
+        }
+    row = game.data.victory_rows.get(view["turn"]) or game.data.victory_rows[
+        max(game.data.victory_rows)]
+    hand = None
+    if seat in SHORT:
+        hand = [{"chit": c, "type": chit_type(c), "effect": CHIT_EFFECTS[chit_type(c)]}
+                for c in view["players"][seat]["hand"]]
+    return {
+        "game": "battles", "seat": seat, "turn": view["turn"],
+        "last_turn": game.data.procedure["last_turn"],
+        "phase": view["phase"], "phase_name": PHASE_NAMES.get(view["phase"], view["phase"]),
+        "ci": view["ci"], "thresholds": {"red_at_most": row["red_at_most"],
+                                         "blue_at_least": row["blue_at_least"]},
+        "regions": regions, "fleets": fleets, "players": players,
+        "common_pool": ctx.fleets_where(None, "common"),
+        "chit_pool_count": view["chit_pool_count"], "hand": hand,
+        "to_act": view.get("to_act"), "last_chit": view.get("last_chit"),
+        "battle": battle_entry(ctx, view.get("battle")),
+        "prompt": prompt_entry(game, state, view, seat),
+        "waiting_for": (view["pending"] or {}).get("role"),
+        "outcome": outcome_entry(view.get("outcome")),
+        "log_size": len(state["log"]),
+    }
+
+
+def fleet_entry(ctx: Ctx, fid: str) -> dict:
+    f = ctx.fleet(fid)
+    mil, morph = ctx.value(fid, "mil"), ctx.value(fid, "morph")
+    converted = f["owner"][0].upper() != fid[0]
+    lines = [f"{fid}: {TYPE_NAMES[f['type']]} of {SIDE_NAMES[f['owner']]}"
+             + (" (converted)" if converted else ""),
+             f"Military {mil}, Morph {morph}" + (" (Trans-human values follow the Chaos Index)"
+                                                 if f["type"] == "TH" else "")]
+    if f["tactical"]:
+        lines.append(f"Carries {f['tactical']}: one extra die when it fires")
+    if f["hits"]:
+        lines.append(f"Hits taken: {f['hits']}")
+    return {"id": fid, "type": f["type"], "owner": f["owner"], "mil": mil, "morph": morph,
+            "at": f["at"], "region": f["region"], "tactical": f["tactical"], "hits": f["hits"],
+            "converted": converted, "label": ctx.fleet_label(fid), "tooltip": "\n".join(lines)}
+
+
+def region_tooltip(ctx: Ctx, n: int) -> str:
+    region = ctx.region(n)
+    if region["C"] is None:
+        return ctx.region_name(n)
+    text = (f"{n}. {ctx.region_name(n)}: Combat {ctx.slot_value(n, 'C')} (a garrison needs more), "
+            f"Political {ctx.slot_value(n, 'P')}, Resource {ctx.slot_value(n, 'R')}")
+    if region["controller"]:
+        text += f"\nControlled by {SIDE_NAMES[region['controller']]}"
+    if region["resolved"]:
+        text += "\nResolved this turn"
+    return text
+
+
+def battle_entry(ctx: Ctx, battle: dict | None) -> dict | None:
+    if not battle:
+        return None
+    n = battle["region"]
+    return {"region": n, "name": ctx.region_name(n), "resolver": battle["resolver"],
+            "round": battle["round"], "segment": battle["segment"],
+            "firing": {side: ctx.in_region(n, side) for side in SHORT},
+            "targets": battle["targets"], "results": battle["results"],
+            "removed": battle.get("removed", []), "garrison": battle["garrison"],
+            "disengaged": battle["disengaged"], "combat": ctx.slot_value(n, "C")}
+
+
+def prompt_entry(game, state: dict, view: dict, seat: str) -> dict | None:
+    pending = view.get("pending")
+    if not pending or pending["role"] != seat or view.get("outcome"):
+        return None
+    actions = [{"action": a, "label": describe_action(game, state, a),
+                "map": a["verb"] in MAP_VERBS} for a in view["legal_actions"]]
+    return {"kind": pending["kind"], "text": pending["text"], "rule": pending.get("rule", ""),
+            "role": pending["role"], "actions": actions}
+
+
+#: Answers the screen also takes as a drag or a click on the board.
+MAP_VERBS = ("assign", "unassign", "target", "resolve", "garrison_add", "garrison_remove",
+             "lose", "place")
+
+
+def outcome_entry(outcome: dict | None) -> dict | None:
+    if not outcome:
+        return None
+    return {**outcome, "text": f"{SIDE_NAMES[outcome['winner']]} wins on turn {outcome['turn']} "
+                              f"with the Chaos Index at {outcome['ci']}"}
+
+
+def describe_action(game, state: dict, action: dict) -> str:
+    """A legal action in a player's words."""
+    ctx = Ctx(state, PROCEDURES, game.data)
+    verb = action["verb"]
+    name = ctx.region_name
+    if verb == "resolve":
+        return f"Resolve {name(action['region'])}"
+    if verb == "play":
+        from struggle_desktop.games.battles.turn import describe_play
+        return f"Play {describe_play(ctx, action)}"
+    if verb == "deploy_th":
+        return f"Bring {ctx.list_fleets(action['fleets'])} into {name(action['region'])}"
+    if verb == "assign":
+        return f"Deploy {ctx.fleet_label(action['fleet'])} to {name(action['region'])}"
+    if verb == "unassign":
+        return f"Keep {ctx.fleet_label(action['fleet'])} back on the display"
+    if verb == "target":
+        shot = " with its single shot (+4)" if action.get("shot") == "single" else ""
+        return f"{ctx.fleet_label(action['firer'])} fires at {ctx.fleet_label(action['target'])}{shot}"
+    if verb == "untarget":
+        return f"Choose another target for {ctx.fleet_label(action['firer'])}"
+    if verb == "segment":
+        seg = "the Military" if action["segment"] == "mil" else "the Morph"
+        return f"Extra die of {ctx.fleet_label(action['fleet'])} in {seg} segment"
+    if verb == "garrison_add":
+        return f"Add {ctx.fleet_label(action['fleet'])} to the garrison"
+    if verb == "garrison_remove":
+        return f"Take {ctx.fleet_label(action['fleet'])} out of the garrison"
+    if verb == "lose":
+        return f"Lose {ctx.fleet_label(action['fleet'])}"
+    if verb == "move":
+        return (f"Move {ctx.list_fleets(action['fleets'])}" if action["fleets"]
+                else "Move nothing")
+    if verb in ("discard", "keep"):
+        return (f"Set {action['chit']} aside" if verb == "discard"
+                else f"Keep {action['chit']} in the hand")
+    if verb == "repress":
+        return f"Repress it with {action['chit']}"
+    if verb == "build":
+        return f"Build a {TYPE_NAMES[action['type']]} ({game.data.fleet_types[action['type']].cost} RP)"
+    if verb == "place":
+        return (f"Place a {TYPE_NAMES[action['type']]} in {name(action['region'])} "
+                f"({game.data.fleet_types[action['type']].cost} of its budget)")
+    if verb == "unplace":
+        return f"Take {action['fleet']} back to the force pool"
+    if verb == "garrison":
+        return (f"{name(action['region'])}: its fleets garrison it" if action["on"]
+                else f"{name(action['region'])}: no garrison")
+    return FIXED_LABELS.get(verb, verb)
+
+
+FIXED_LABELS = {
+    "done": "Done", "pass": "Let it happen", "stay": "Stay and fight",
+    "disengage": "Disengage (back to base)", "pursue": "Pursue with Alpha Fleets",
+    "no_pursuit": "Let them go", "garrison_done": "Garrison with the chosen fleets",
+    "no_garrison": "No garrison: every fleet returns to base",
+}
