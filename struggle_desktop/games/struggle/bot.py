@@ -18,7 +18,7 @@ from typing import Callable
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
-from struggle_desktop.games.struggle.combat import compute_odds, odds_inputs
+from struggle_desktop.games.struggle.combat import imperial_odds, odds_inputs
 from struggle_desktop.games.struggle.imperial import (attack_options, extropy_cost, stack_costs,
                                                       unit_type_reason)
 
@@ -174,15 +174,17 @@ class Bot:
         values = self.ctx.data.attack_values
         if len(values) > 100_000:
             values.clear()   # a bound for long runs; the values are worked out again
-        if n not in self._inputs:
-            self._inputs[n] = odds_inputs(self.ctx, n)
-        key = (n, kind, self._inputs[n])
-        if key not in values:
-            values[key] = self._attack_value(n, kind)
-        return values[key]
+        inputs = self._inputs.get(n)
+        if inputs is None:
+            inputs = self._inputs[n] = odds_inputs(self.ctx, n)
+        key = (n, kind, inputs)
+        value = values.get(key)
+        if value is None:
+            value = values[key] = self._attack_value(n, kind, inputs)
+        return value
 
-    def _attack_value(self, n: int, kind: str) -> float:
-        odds = compute_odds(self.ctx, n, "imp", kind)
+    def _attack_value(self, n: int, kind: str, inputs: tuple | None = None) -> float:
+        odds = imperial_odds(self.ctx, n, kind, inputs)
         value = 0.0
         worth_of: dict[str, float] = {}
         for result, prob in odds.results.items():

@@ -545,9 +545,10 @@ def ie_recruit_units(ctx: Ctx, result: int) -> list[str]:
 
 def available_resources(ctx: Ctx, ie: int) -> int:
     """SGE-IE-2: effective RVs of the IE's systems, a Living Nebula sector left out."""
+    nebulae = {a["loc"] for a in ctx.state["aliens"] if a["kind"] == "NEBULA"}   # nebula_at
     total = 0
     for key, s in ctx.systems.items():
-        if s["side"] == CHAOS and s["ie"] == ie and not nebula_at(ctx, int(key)):
+        if s["side"] == CHAOS and s["ie"] == ie and (not nebulae or int(key) not in nebulae):
             total += ctx.effective_rv(s)
     return total
 

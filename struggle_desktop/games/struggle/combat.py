@@ -43,11 +43,12 @@ class Odds:
         return sum(m for _, m in self.modifiers)
 
     def as_dict(self) -> dict:
+        # Copies: an Odds may be remembered and read again (imperial_odds).
         return {"sector": self.sector, "attacker": self.attacker, "kind": self.kind,
                 "attack": self.attack, "defence": self.defence,
                 "differential": self.differential, "column": self.column,
-                "modifiers": [list(m) for m in self.modifiers], "results": self.results,
-                "affected": self.affected}
+                "modifiers": [list(m) for m in self.modifiers], "results": dict(self.results),
+                "affected": {r: list(units) for r, units in self.affected.items()}}
 
 
 # ---------------------------------------------------------------------------- sides
@@ -323,6 +324,23 @@ def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
     return odds
 
 
+def imperial_odds(ctx: Ctx, n: int, kind: str, inputs: tuple | None = None) -> Odds:
+    """``compute_odds`` of an Imperial ``kind`` attack in n, remembered by ``odds_inputs``
+    (``inputs``: those of n now, if the caller has them). The bot works out the odds of the
+    attacks it weighs; the rules then resolve the chosen one without working them out again.
+    The Odds returned is shared: read it, never change it."""
+    remembered = ctx.data.imperial_odds
+    if inputs is None:
+        inputs = odds_inputs(ctx, n)
+    key = (n, kind, inputs)
+    odds = remembered.get(key)
+    if odds is None:
+        if len(remembered) > 100_000:
+            remembered.clear()   # a bound for long runs; odds are worked out again
+        odds = remembered[key] = compute_odds(ctx, n, "imp", kind)
+    return odds
+
+
 def odds_inputs(ctx: Ctx, n: int) -> tuple:
     """Everything about sector n that the odds of a combat there (``compute_odds``: the
     strengths, modifiers and exposures) and the worth of the units struck read: two combats
@@ -352,7 +370,10 @@ def preview(ctx: Ctx, n: int, attacker: str, kind: str) -> dict:
 
 def resolve(ctx: Ctx, n: int, attacker: str, kind: str, rule: str) -> dict:
     """Fight one combat and return what happened (also logged, SGE-CMB-15)."""
-    odds = compute_odds(ctx, n, attacker, kind)
+    if attacker == "imp" and ctx.data.imperial_odds:
+        odds = imperial_odds(ctx, n, kind)   # most often those the bot worked out
+    else:
+        odds = compute_odds(ctx, n, attacker, kind)
     who = "the Empire" if attacker == "imp" else (
         "the Rebels" if is_rebels(attacker) else ctx.force_name(attacker))
     ctx.log("SGE-CMB-6", "combat",

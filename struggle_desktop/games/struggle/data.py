@@ -109,6 +109,13 @@ class StruggleData:
         return {}
 
     @cached_property
+    def imperial_odds(self) -> dict[tuple, Any]:
+        """The odds (combat.Odds) of an Imperial attack by sector, type and
+        ``combat.odds_inputs``: worked out when the bot weighs an attack, read again when the
+        rules resolve the attack it chose (combat.imperial_odds)."""
+        return {}
+
+    @cached_property
     def attack_values(self) -> dict[tuple, float]:
         """The bot's worth of an Imperial attack by sector, type and ``combat.odds_inputs``
         (bot.Bot.attack_value): a function of those and of these tables alone."""

@@ -608,8 +608,11 @@ def _open_attacks(ctx: Ctx):
     """The (sector, type) pairs the Empire may attack now: ``attack_reason`` of each
     candidate, where the candidates already meet the conditions on who stands there, so
     only the per-turn limit and the aliens' prohibitions (SGE-CMB-5) are left to ask."""
+    limit = ctx.data["combat_limits"]["attacks_per_sector_per_type"]   # _attack_limit_reason
+    made = ctx.state["turn_flags"].get("attacks", {})
+    aliens = ctx.state["aliens"]   # without aliens nothing is prohibited (SGE-CMB-5)
     for n, kind in _attack_candidates(ctx):
-        if _attack_limit_reason(ctx, n, kind) is None and prohibited(ctx, n, kind) is None:
+        if made.get(f"{n}:{kind}", 0) < limit and (not aliens or prohibited(ctx, n, kind) is None):
             yield n, kind
 
 
