@@ -380,8 +380,10 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
                 sample[code] = uid
     upkeep = sum(types[code].upkeep * count for code, count in counts.items())
     counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
-    income = sum(counters[s["id"]][2] + (1 if s.get("irs") else 0)
-                 for s in ctx.systems.values() if s["side"] == IMP)
+    income = 0
+    for s in ctx.systems.values():
+        if s["side"] == IMP:
+            income += counters[s["id"]][2] + (1 if s.get("irs") else 0)
     reserve = max(0, upkeep - income) + 2
     prices = ctx.data["markers"]["prices"]
     options = st["options"]
@@ -437,9 +439,13 @@ def _movement(bot: Bot, p: dict) -> dict | None:
     units = ctx.units
     types = ctx.data.unit_types
     ma_used = ctx.state["turn_flags"].get("ma_used", {})
-    for n, uids in sorted(imperial_stacks(ctx).items()):
+    at = ctx._index()
+    for n in sorted(ctx.imperial_mobile_sectors()):
         if n in targets:
             continue
+        # The stack: the Imperial units in n, in the index's order (that of ``units``, which
+        # movement leaves alone), only as the key of its choice below.
+        uids = [uid for uid in at[n] if units[uid]["side"] == IMP]
         if n == core and ctx.imperial_controlled(core) and len(uids) <= 2:
             continue
         # Movement changes neither the targets nor where a stack can go, so a stack's choice
@@ -478,14 +484,6 @@ def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
             targets[m] = (w, defence)
         notes["targets"] = targets
     return notes["targets"]
-
-
-def imperial_stacks(ctx: Ctx) -> dict[int, list[str]]:
-    """Sector -> the Imperial mobile units there, by counter id."""
-    units = ctx.units
-    at = ctx._index()
-    return {n: sorted([uid for uid in at[n] if units[uid]["side"] == IMP])
-            for n in ctx.imperial_mobile_sectors()}
 
 
 def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int | None:
