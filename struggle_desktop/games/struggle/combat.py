@@ -226,7 +226,7 @@ def strike(exposed: list[tuple[str, int]], size: int) -> list[str]:
 
 def nexus_protected(ctx: Ctx, n: int) -> bool:
     nexus = ctx.state["nexus"]
-    return n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n])
+    return bool(nexus) and (n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n]))
 
 
 def leftmost_force_at(ctx: Ctx, n: int) -> str | None:
@@ -346,17 +346,17 @@ def odds_inputs(ctx: Ctx, n: int) -> tuple:
     strengths, modifiers and exposures) and the worth of the units struck read: two combats
     in n with equal inputs have the same odds. Keep it in step with those functions."""
     units = ctx.units
-    types = ctx.data.unit_types
+    reads_ci = ctx.data.ci_unit_types
     mobile = []
     ci = None
     for uid in ctx._index().get(n, ()):
         u = units[uid]
         mobile.append((uid, u["side"], u["force"], u["leader"]))
-        t = types[u["type"]]
-        if t.mil is None or t.morph is None:
+        if u["type"] in reads_ci:
             ci = ctx.state["ci2"]   # Trans-humans' factors follow the CI (SGE-TH-2)
     forces = ctx.state["forces"]
-    chaos_forces = [(fid, forces[fid]["kind"], forces[fid]["leader"]) for fid in ctx.forces_at(n)]
+    chaos_forces = [(fid, forces[fid]["kind"], forces[fid]["leader"])
+                    for fid in ctx.forces_at(n)] if forces else []
     s = ctx.system_at(n)
     system = None if s is None else (s["id"], s["side"], bool(s.get("irs")))
     return (tuple(mobile), tuple(chaos_forces), system, nexus_protected(ctx, n),

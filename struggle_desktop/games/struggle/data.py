@@ -92,6 +92,12 @@ class StruggleData:
                 for code, spec in self.tables["units"]["mobile_units"].items()}
 
     @cached_property
+    def ci_unit_types(self) -> frozenset[str]:
+        """Unit types whose factors are read from the CI (Trans-humans, SGE-TH-2)."""
+        return frozenset(code for code, t in self.unit_types.items()
+                         if t.mil is None or t.morph is None)
+
+    @cached_property
     def system_counters(self) -> dict[str, tuple[int, int, int]]:
         """System unit counter id -> (mil, morph, RV) (SGE-RES-2)."""
         out: dict[str, tuple[int, int, int]] = {}

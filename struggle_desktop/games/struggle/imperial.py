@@ -21,7 +21,6 @@ from struggle_desktop.games.struggle.combat import (imperial_attack_reason, proh
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
                                                      procedure, sector_ref)
 from struggle_desktop.games.struggle.prompts import checker, prompt
-from struggle_desktop.games.struggle.setup import nexus_sites
 
 #: Markers bought onto a sector, and markers bought into the Markers Available box.
 SECTOR_MARKERS = ("nexus", "stargate", "increased_resources")
@@ -205,7 +204,9 @@ def buy_unit_reason(ctx: Ctx, code, n) -> str | None:
         return f"{fmt_sector(n)} holds no Imperial system"
     if ctx.chaos_mobile_at(n):
         return f"Chaos mobile units stand in {fmt_sector(n)}"
-    if _slots_left(ctx, n) <= 0:
+    # _slots_left, whose other conditions were just checked:
+    taken = ctx.state["turn_flags"].get("recruited", {}).get(str(n), 0)
+    if ctx.effective_rv(ctx.system_at(n)) - taken <= 0:
         return f"{fmt_sector(n)} has received as many new units as its RV allows this turn"
     return None
 
@@ -266,7 +267,9 @@ def marker_site_reason(ctx: Ctx, marker: str, n) -> str | None:
     if s is None or s["side"] != IMP:
         return f"{fmt_sector(n)} holds no Imperial system"
     if marker == "nexus":
-        if n not in nexus_sites(ctx):
+        # nexus_sites (SGE-NEX-2) asked about n alone, an Imperial system sector
+        nexus = ctx.state["nexus"]
+        if n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n]):
             return f"{fmt_sector(n)} holds a Nexus or lies next to one"
     elif marker == "stargate":
         if n in ctx.state["stargates"]:
@@ -443,12 +446,8 @@ def reachable(ctx: Ctx, uid: str) -> dict[int, int]:
 
 
 def _imp_units_by_sector(ctx: Ctx) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = {}
-    for uid in sorted(ctx.units):
-        u = ctx.units[uid]
-        if u["side"] == IMP and u["loc"] is not None:
-            out.setdefault(u["loc"], []).append(uid)
-    return out
+    """Sector -> the Imperial mobile units there, by counter id (from the index)."""
+    return {n: sorted(ctx.imp_mobile_at(n)) for n in ctx.imperial_mobile_sectors()}
 
 
 def stack_costs(ctx: Ctx, n: int) -> tuple[list[str], dict[int, int]]:
@@ -465,9 +464,10 @@ def movement_options(ctx: Ctx) -> list[dict]:
     for n, uids in sorted(_imp_units_by_sector(ctx).items()):
         budgets = {uid: ma_left(ctx, uid) for uid in uids}
         costs = costs_from(ctx, n, max(budgets.values()))
+        reachable_sectors = sorted(costs)
         stack_to = set()
         for uid in uids:
-            for m in sorted(costs):
+            for m in reachable_sectors:
                 if costs[m] <= budgets[uid]:
                     actions.append({"verb": "move", "unit": uid, "to": m})
                     stack_to.add(m)
