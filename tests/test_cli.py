@@ -143,8 +143,11 @@ def test_bad_files_exit_2(capsys, no_gui, tmp_path, command, content):
     ["play", "--game", "battles", "--scenario", "civil-war"],
     ["render", "--game", "battles", "--scenario", "invasion", "--out", "x.png"],
 ])
-def test_a_game_without_a_screen_is_refused_before_any_window(capsys, argv):
-    """Battles plays headless, but the window cannot show it yet: one error line, exit 2."""
+def test_a_game_without_a_screen_is_refused_before_any_window(capsys, monkeypatch, argv):
+    """A game that plays headless but has no screen in this build (here Battles, its screen
+    taken away) is refused by play/open/render with one error line, exit 2."""
+    from struggle_desktop.ui import screens
+    monkeypatch.setattr(screens, "DESKTOP_GAMES", ("struggle",))
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.strip() == ("error: the desktop screen for 'battles' is not built yet "

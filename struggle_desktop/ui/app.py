@@ -87,15 +87,15 @@ def run_autopilot(window, script: str) -> None:
     """Follow the ``STRUGGLE_DESKTOP_AUTOPILOT`` instructions (see the module docstring)."""
     from PySide6.QtWidgets import QApplication
 
-    window.set_speed("instant")
+    if hasattr(window, "set_speed"):
+        window.set_speed("instant")
     for part in filter(None, (p.strip() for p in script.split(";"))):
         key, _, value = part.partition("=")
         if key == "steps":
             for _ in range(int(value or 1)):
-                action = window.document.hint()
-                if action is None:
+                QApplication.processEvents()
+                if not window.autopilot_step():
                     break
-                window.perform(action)
                 QApplication.processEvents()
         elif key == "shot":
             QApplication.processEvents()
@@ -113,7 +113,7 @@ def render_command(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from struggle_desktop.engine.errors import StruggleError
     from struggle_desktop.ui.document import GameDocument
-    from struggle_desktop.ui.map.render import render_image
+    from struggle_desktop.ui.screens import renderer
 
     make_application()
     document = GameDocument(autosave=False)
@@ -124,7 +124,7 @@ def render_command(args) -> int:
         document.new_game(args.game, args.scenario, args.seed if args.seed is not None else 1, {})
         opening_placement(document)
     size = tuple(args.size) if args.size else DEFAULT_RENDER_SIZE
-    image = render_image(document.layout, document.board, size)
+    image = renderer(document.game.id)(document.layout, document.board, size)
     out = Path(args.out)
     if not image.save(str(out)):
         raise StruggleError(f"cannot write {out}")
@@ -134,7 +134,15 @@ def render_command(args) -> int:
 
 def opening_placement(document) -> None:
     """A scenario's opening as the player first sees it on the table: if the set-up waits for
-    the player to place forces, let the program place them (the same as its button)."""
+    the player to place forces, let the program place them (the same as its button). In a
+    two-player game the program plays both sides up to the first Actions phase, and the
+    table is shown as both players may see it."""
+    if len(document.game.roles) > 1:
+        document.set_seat("public", quiet=True)
+        while (document.waiting_role is not None
+               and document.state.get("phase") not in ("actions",)):
+            document.perform(document.program_action("bot"), document.waiting_role)
+        return
     for action in document.legal_actions():
         if action.get("verb") == "auto_place":
             document.perform(action)

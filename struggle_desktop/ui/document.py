@@ -101,13 +101,15 @@ class GameDocument(QObject):
             self._board = self.game.board(self.session.state, self.seat)
         return self._board
 
-    def set_seat(self, role: str) -> None:
-        """Show the game as ``role`` sees it from now on (a hand-over between players)."""
+    def set_seat(self, role: str, quiet: bool = False) -> None:
+        """Show the game as ``role`` sees it from now on (a hand-over between players);
+        ``quiet`` leaves the redrawing to the caller (no ``changed`` signal)."""
         if role != self.seat:
             self.seat = role
             self._board = None
             self._shown = None
-            self.changed.emit()
+            if not quiet:
+                self.changed.emit()
 
     @property
     def waiting_role(self) -> str | None:

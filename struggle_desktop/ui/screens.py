@@ -14,15 +14,32 @@ import importlib
 #: dialog lists them.
 SCREENS = {
     "struggle": "struggle_desktop.ui.main_window:MainWindow",
+    "battles": "struggle_desktop.ui.battles.window:BattlesWindow",
 }
 DESKTOP_GAMES = tuple(SCREENS)
+#: Game id -> "module:function" drawing a board offscreen: ``f(layout, board, size) -> QImage``
+#: (the ``render`` command).
+RENDERERS = {
+    "struggle": "struggle_desktop.ui.map.render:render_image",
+    "battles": "struggle_desktop.ui.battles.scene:render_image",
+}
+
+
+def _load(target: str):
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def renderer(game_id: str):
+    """The function that draws ``game_id``'s board into an image."""
+    require_screen(game_id)
+    return _load(RENDERERS[game_id])
 
 
 def window_class(game_id: str):
     """The window class that shows ``game_id``; BadOption if there is none yet."""
     require_screen(game_id)
-    module, _, name = SCREENS[game_id].partition(":")
-    return getattr(importlib.import_module(module), name)
+    return _load(SCREENS[game_id])
 
 
 def has_screen(game_id: str) -> bool:

@@ -90,6 +90,16 @@ class GameWindow(QMainWindow):
     def before_close(self) -> None:
         """Called when the window closes for good."""
 
+    def perform(self, action: dict) -> bool:
+        """Carry out a gesture's action through the document; False if it was refused."""
+        raise NotImplementedError
+
+    def autopilot_step(self) -> bool:
+        """Take one step as a player would, with the program's hint (screenshots, the
+        end-to-end test); False when there is nothing to do."""
+        action = self.document.hint()
+        return action is not None and self.perform(action)
+
     # ================================================================== actions and menus
     def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable=False) -> QAction:
         action = QAction(text, self)

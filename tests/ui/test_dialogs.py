@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog
+from PySide6.QtWidgets import QComboBox, QApplication, QDialog
 
 from struggle_desktop.engine.errors import BadOption
 from struggle_desktop.engine.paths import assets_dir
@@ -251,8 +251,27 @@ def test_games_not_yet_playable_are_listed_but_disabled(qtbot):
     model = dialog.game_combo.model()
     states = {dialog.game_combo.itemData(i): model.item(i).isEnabled()
               for i in range(dialog.game_combo.count())}
-    assert states == {"struggle": True, "battles": False, "nobles": False}
-    assert "coming later" in dialog.game_combo.itemText(1)
+    assert states == {"struggle": True, "battles": True, "nobles": False}
+    assert "coming later" in dialog.game_combo.itemText(2)
+
+
+def test_battles_offers_who_plays_each_colour_and_the_invader_only_for_invasion(qtbot):
+    """BFG-HID-1: each colour is a person or the program; the choice goes into the options
+    (and so into the save). Who invades is asked only in the invasion scenario."""
+    dialog = NewGameDialog(game_ids=["struggle", "battles"])
+    qtbot.addWidget(dialog)
+    dialog.game_combo.setCurrentIndex(dialog.game_combo.findData("battles"))
+    dialog.select_scenario("civil-war")
+    red = dialog.findChild(QComboBox, "option-red_player")
+    red.setCurrentIndex(red.findData("human"))
+    choice = dialog.validate()
+    assert choice["game"] == "battles" and choice["scenario"] == "civil-war"
+    assert choice["options"]["blue_player"] == "human" and choice["options"]["red_player"] == "human"
+    assert "invader" not in choice["options"]
+    assert not dialog.findChild(QComboBox, "option-invader").isEnabled()
+    dialog.select_scenario("invasion")
+    assert dialog.findChild(QComboBox, "option-invader").isEnabled()
+    assert dialog.validate()["options"]["invader"] == "red"
 
 
 def test_choose_new_game_returns_the_choice_or_none(qtbot):

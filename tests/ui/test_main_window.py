@@ -13,6 +13,7 @@ from struggle_desktop.ui.docks.style import half_points
 from struggle_desktop.ui.main_window import MainWindow
 from struggle_desktop.ui.shell import crashed_game_waiting, mark_running
 from struggle_desktop.ui.settings import app_settings
+from tests.ui.helpers import drag
 
 
 @pytest.fixture
@@ -60,18 +61,6 @@ def play_until(window, kind, limit=300):
         else:
             window.perform(action)
     return False
-
-
-def drag(qtbot, view, item, target_scene_point):
-    viewport = view.viewport()
-    start_point = view.mapFromScene(item.sceneBoundingRect().center())
-    end_point = view.mapFromScene(target_scene_point)
-    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start_point)
-    QTest.mouseMove(viewport, start_point + QPoint(6, 6))
-    QTest.mouseMove(viewport, (start_point + end_point) / 2)
-    QTest.mouseMove(viewport, end_point)
-    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end_point)
-    qtbot.wait(20)
 
 
 def movable_piece(window):

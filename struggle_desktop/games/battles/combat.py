@@ -167,7 +167,8 @@ def _begin(ctx: Ctx, frame: dict) -> None:
     region, resolver = frame["region"], frame["resolver"]
     ctx.state["battle"] = {"region": region, "resolver": resolver, "round": 0, "segment": None,
                            "targets": {"blue": {}, "red": {}}, "tactical": {},
-                           "results": [], "disengaged": {}, "garrison": [], "pursuit": None}
+                           "results": [], "disengaged": {}, "garrison": [], "pursuit": None,
+                           "removed": []}
     name = ctx.region_name(region)
     present = sides_present(ctx, region)
     ctx.note("BFG-ACT-8", f"{SHORT[resolver]} resolves {name}: "
@@ -316,8 +317,12 @@ def _result_of(ctx: Ctx, target: str, segment: str, outcome: str) -> str:
 def apply_result(ctx: Ctx, fid: str, result: str, region: int) -> None:
     """BFG-CMB-13/14/15: eliminated fleets go to the common pool (TH to their owner's
     supply), returned ones to their owner's display, converted ones change sides and join
-    the end of the converter's line-up."""
+    the end of the converter's line-up. The fight remembers who left it and how (the battle
+    mini-map's Return to Base and Eliminated boxes)."""
     fleet = ctx.fleet(fid)
+    battle = ctx.state.get("battle")
+    if battle is not None and result in ("eliminate", "return"):
+        battle["removed"].append({"fleet": fid, "result": result})
     label = ctx.fleet_label(fid)
     if result == "eliminate":
         if fleet["type"] == "TH":

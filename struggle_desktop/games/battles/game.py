@@ -87,6 +87,7 @@ class BattlesGame:
                 "help": f"who plays {side.capitalize()} in the window: a person, the program, "
                         "or the program's stronger level (simulate lets the program play both)"}
         opts["invader"] = {"type": "choice", "default": "red", "choices": list(ROLES),
+                           "scenarios": ["invasion"],
                            "help": "Invasion: which colour invades (BFG-SCN-7)"}
         return opts
 

@@ -60,6 +60,7 @@ def board(game, state: dict, seat: str) -> dict:
             "display": ctx.fleets_where(side, "display"),
             "force_pool": force, "th_supply": len(ctx.fleets_where(side, "supply")),
             "hand_count": len(player["hand"]) if "hand" in player else player["hand_count"],
+            "chits": list(player["hand"]) if "hand" in player else None,   # if visible
             "own_chits": player["own_chits_count"],
             "plan": {fid: r for fid, r in player.get("deploy", [])},
         }

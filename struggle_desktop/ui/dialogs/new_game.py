@@ -117,6 +117,7 @@ class NewGameDialog(QDialog):
         self._game: Any = None
         self._scenarios: dict[str, dict] = {}
         self._option_boxes: dict[str, QCheckBox] = {}
+        self._option_combos: dict[str, tuple[QComboBox, dict]] = {}   # choice options
         self._option_notes: dict[str, tuple[QLabel, str]] = {}
         self._bands_cache: dict[tuple[str, str], dict] = {}
         self._recent = [Path(p) for p in recent]
@@ -357,6 +358,7 @@ class NewGameDialog(QDialog):
         for box in self._option_boxes.values():
             box.deleteLater()
         self._option_boxes.clear()
+        self._option_combos.clear()
         self._option_notes.clear()
         while self.options_grid.count():
             widget = self.options_grid.takeAt(0).widget()
@@ -364,6 +366,20 @@ class NewGameDialog(QDialog):
                 widget.deleteLater()
         row = 0
         for key, spec in options.items():
+            if spec.get("type") == "choice":
+                combo = QComboBox()
+                combo.setObjectName(f"option-{key}")
+                for value in spec["choices"]:
+                    combo.addItem(str(value), value)
+                combo.setCurrentIndex(max(0, combo.findData(spec.get("default"))))
+                combo.setToolTip(spec.get("help", key))
+                label = QLabel(key.replace("_", " ").capitalize() + ":")
+                label.setBuddy(combo)
+                self._option_combos[key] = (combo, spec)
+                self.options_grid.addWidget(label, row, 0)
+                self.options_grid.addWidget(combo, row, 1)
+                row += 1
+                continue
             # "all" is a command-line shortcut; the boxes themselves say the same here.
             if spec.get("type") != "bool" or key == "all":
                 continue
@@ -427,6 +443,9 @@ class NewGameDialog(QDialog):
         self._update_victory()
 
     def _update_required(self) -> None:
+        sid = self.scenario_id()
+        for combo, spec in self._option_combos.values():
+            combo.setEnabled(not spec.get("scenarios") or sid in spec["scenarios"])
         played = self._rules_scenario()
         required = set(played.get("required_options") or []) if played else set()
         for key, box in self._option_boxes.items():
@@ -500,6 +519,10 @@ class NewGameDialog(QDialog):
         """The options as the game takes them: every optional rule on or off (scenario 7 also
         its base scenario and turn limit)."""
         out: dict[str, Any] = {key: box.isChecked() for key, box in self._option_boxes.items()}
+        for key, (combo, spec) in self._option_combos.items():
+            # An option meant for some scenarios only (who invades) is left out elsewhere.
+            if not spec.get("scenarios") or self.scenario_id() in spec["scenarios"]:
+                out[key] = combo.currentData()
         if self._is_sweep(self.scenario_id()):
             out["base"] = self.base_combo.currentData()
             out["max_turns"] = self.max_turns_spin.value()

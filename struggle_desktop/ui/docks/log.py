@@ -68,10 +68,10 @@ class Segment:
 
 
 def ref_label(ref: str) -> str:
-    """How a reference reads when the text does not mention it."""
-    if ref.startswith(SECTOR_PREFIX):
-        return "sector " + ref[len(SECTOR_PREFIX):]
-    return ref
+    """How a reference reads when the text does not mention it: ``sector:12`` as "sector 12",
+    ``region:3`` as "region 3", a counter as its id."""
+    kind, colon, name = ref.partition(":")
+    return f"{kind} {name}" if colon and name else ref
 
 
 def ref_pattern(ref: str) -> str:
@@ -110,7 +110,9 @@ def when(entry: dict) -> str:
     """The short time column: "T2 P9", or "Set-up" before the first turn."""
     if not entry.get("turn"):
         return "Set-up"
-    return f"T{entry.get('turn')} P{entry.get('phase')}"
+    phase = entry.get("phase")
+    # Struggle numbers its phases; a game whose phases are named shows the name's start.
+    return f"T{entry.get('turn')} " + (f"P{phase}" if isinstance(phase, int) else str(phase)[:7])
 
 
 def entry_tooltip(entry: dict) -> str:

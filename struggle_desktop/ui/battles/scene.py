@@ -1,0 +1,429 @@
+"""The Battles table as a QGraphicsScene: the Chaos Index track, the six regions, both displays
+and, during a fight, the battle mini-map.
+
+The scene draws a ``board`` (games/battles/presentation.py) and reports gestures; it never
+changes the game. Counters are drawn from data (side colour, type, military-morph values, a
+badge for a Tactical chit, a corner of the old colour for a converted fleet). Imperial counters
+are squares and Chaos counters have notched corners, so colour is never the only clue.
+
+Gestures, as signals the window turns into actions:
+
+* ``fleet_dropped(fleet, target)``: a counter dragged onto a region (``"region:N"``), onto its
+  display (``"display"``) or onto another counter (``"fleet:ID"``);
+* ``region_clicked(n)`` and ``fleet_clicked(id)``.
+
+Which counters may be dragged is asked of ``draggable(fleet_id)`` (set by the window).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene
+
+FONT = "DejaVu Sans"
+COLOURS = {"blue": QColor("#2d6cb5"), "red": QColor("#b5332e")}
+LIGHT = {"blue": QColor("#dce8f7"), "red": QColor("#f7dedc")}
+INK = QColor("#1d232b")
+PAPER = QColor("#f4f1ea")
+MUTED = QColor("#7a7f87")
+ACCENT = QColor("#e0a526")
+
+WIDTH, HEIGHT = 1400.0, 900.0
+COUNTER = 46.0
+GAP = 6.0
+TRACK = QRectF(130, 14, 1140, 56)
+DISPLAYS = {"blue": QRectF(8, 90, 224, 800), "red": QRectF(1168, 90, 224, 800)}
+REGIONS_AREA = QRectF(244, 90, 912, 800)
+
+
+def font(size: float, bold: bool = False) -> QFont:
+    f = QFont(FONT)
+    f.setPointSizeF(size)
+    f.setBold(bold)
+    return f
+
+
+def region_rect(column: int, row: int) -> QRectF:
+    w = (REGIONS_AREA.width() - 2 * GAP) / 3
+    h = (REGIONS_AREA.height() - GAP) / 2
+    return QRectF(REGIONS_AREA.left() + column * (w + GAP), REGIONS_AREA.top() + row * (h + GAP),
+                  w, h)
+
+
+# =================================================================================== counters
+class CounterItem(QGraphicsObject):
+    """One fleet counter. Drags are reported to the scene, which decides what a drop means;
+    the counter always goes back to where the board puts it."""
+
+    def __init__(self, scene: "BattlesScene", fleet: dict, planned: bool = False):
+        super().__init__()
+        self.board_scene = scene
+        self.fleet = fleet
+        self.fleet_id = fleet["id"]
+        self.planned = planned            # the seat's own secret deployment, not yet revealed
+        self.highlight: QColor | None = None
+        self.setToolTip(fleet["tooltip"] + ("\n(planned: you assigned it here; revealed when "
+                                            "both players are done)" if planned else ""))
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._press: QPointF | None = None
+        self._home = QPointF()
+        self.setZValue(10)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-2, -2, COUNTER + 4, COUNTER + 4)
+
+    def shape_path(self) -> QPainterPath:
+        path = QPainterPath()
+        r = QRectF(0, 0, COUNTER, COUNTER)
+        if self.fleet["owner"] == "red":       # notched corners for Chaos
+            c = 8.0
+            path.addPolygon(QPolygonF([QPointF(c, 0), QPointF(COUNTER - c, 0),
+                                       QPointF(COUNTER, c), QPointF(COUNTER, COUNTER - c),
+                                       QPointF(COUNTER - c, COUNTER), QPointF(c, COUNTER),
+                                       QPointF(0, COUNTER - c), QPointF(0, c)]))
+            path.closeSubpath()
+        else:
+            path.addRoundedRect(r, 4, 4)
+        return path
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        owner = self.fleet["owner"]
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fill = QColor(COLOURS[owner])
+        if self.planned:
+            fill.setAlpha(150)
+        painter.setBrush(fill)
+        pen = QPen(self.highlight if self.highlight else INK, 3 if self.highlight else 1.2)
+        if self.planned:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        path = self.shape_path()
+        painter.drawPath(path)
+        if self.fleet["converted"]:            # a corner of the colour it came from
+            other = "red" if owner == "blue" else "blue"
+            painter.setBrush(COLOURS[other])
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawPolygon(QPolygonF([QPointF(COUNTER - 14, 0), QPointF(COUNTER, 0),
+                                           QPointF(COUNTER, 14)]))
+        painter.setPen(QColor("white"))
+        painter.setFont(font(10, bold=True))
+        painter.drawText(QRectF(0, 3, COUNTER, 18), Qt.AlignmentFlag.AlignHCenter,
+                         self.fleet["type"])
+        painter.setFont(font(9))
+        painter.drawText(QRectF(0, 20, COUNTER, 14), Qt.AlignmentFlag.AlignHCenter,
+                         f"{self.fleet['mil']}-{self.fleet['morph']}")
+        painter.setFont(font(6.5))
+        painter.drawText(QRectF(0, 33, COUNTER, 12), Qt.AlignmentFlag.AlignHCenter,
+                         self.fleet_id.split("-")[1])
+        if self.fleet["tactical"]:
+            painter.setBrush(ACCENT)
+            painter.setPen(QPen(INK, 1))
+            painter.drawEllipse(QRectF(-4, -4, 15, 15))
+            painter.setPen(INK)
+            painter.setFont(font(7, bold=True))
+            painter.drawText(QRectF(-4, -4, 15, 15), Qt.AlignmentFlag.AlignCenter, "T")
+        for k in range(self.fleet["hits"]):
+            painter.setBrush(QColor("black"))
+            painter.drawEllipse(QRectF(4 + 7 * k, COUNTER - 8, 5, 5))
+
+    # ------------------------------------------------------------------ dragging
+    def mousePressEvent(self, event) -> None:
+        self._press = event.scenePos()
+        self._home = self.pos()
+        self._z = self.zValue()
+        self.setZValue(100)
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._press is None or not self.board_scene.draggable(self.fleet_id):
+            return
+        self.setPos(self._home + event.scenePos() - self._press)
+
+    def mouseReleaseEvent(self, event) -> None:
+        press, self._press = self._press, None
+        self.setZValue(getattr(self, "_z", 10))
+        if press is None:
+            return
+        moved = (event.scenePos() - press).manhattanLength() > 6
+        self.setPos(self._home)
+        if moved and self.board_scene.draggable(self.fleet_id):
+            self.board_scene.drop(self.fleet_id, event.scenePos())
+        elif not moved:
+            self.board_scene.fleet_clicked.emit(self.fleet_id)
+
+
+# =================================================================================== the scene
+class BattlesScene(QGraphicsScene):
+    fleet_dropped = Signal(str, str)
+    region_clicked = Signal(int)
+    fleet_clicked = Signal(str)
+
+    def __init__(self, layout: dict, parent=None):
+        super().__init__(parent)
+        self.layout = layout
+        self.setSceneRect(QRectF(0, 0, WIDTH, HEIGHT))
+        self.setBackgroundBrush(PAPER)
+        self.draggable: Callable[[str], bool] = lambda _fid: False
+        self.counters: dict[str, CounterItem] = {}
+        self.region_rects = {r["number"]: region_rect(r["column"], r["row"])
+                             for r in layout["regions"]}
+        self.battle_rect: QRectF | None = None
+        self.board: dict | None = None
+
+    def map_rect(self) -> QRectF:
+        return self.sceneRect()
+
+    # ------------------------------------------------------------------ gestures
+    def drop(self, fleet_id: str, pos: QPointF) -> None:
+        for item in self.items(pos):
+            if isinstance(item, CounterItem) and item.fleet_id != fleet_id:
+                self.fleet_dropped.emit(fleet_id, f"fleet:{item.fleet_id}")
+                return
+        if self.battle_rect is not None and self.battle_rect.contains(pos):
+            self.fleet_dropped.emit(fleet_id, "battle")
+            return
+        for n, rect in self.region_rects.items():
+            if rect.contains(pos):
+                self.fleet_dropped.emit(fleet_id, f"region:{n}")
+                return
+        for side, rect in DISPLAYS.items():
+            if rect.contains(pos):
+                self.fleet_dropped.emit(fleet_id, f"display:{side}")
+                return
+        self.fleet_dropped.emit(fleet_id, "")
+
+    def mouseReleaseEvent(self, event) -> None:
+        super().mouseReleaseEvent(event)
+        if event.isAccepted() and self.mouseGrabberItem() is not None:
+            return
+        pos = event.scenePos()
+        if any(isinstance(i, CounterItem) for i in self.items(pos)):
+            return
+        if self.battle_rect is not None and self.battle_rect.contains(pos):
+            return
+        for n, rect in self.region_rects.items():
+            if rect.contains(pos):
+                self.region_clicked.emit(n)
+                return
+
+    # ------------------------------------------------------------------ drawing
+    def show_board(self, board: dict | None) -> None:
+        self.clear()
+        self.counters = {}
+        self.battle_rect = None
+        self.board = board
+        if board is None:
+            return
+        self._track(board)
+        seat = board["seat"]
+        plan = board["players"][seat]["plan"] if seat in board["players"] else {}
+        for side in ("blue", "red"):
+            self._display(board, side, plan)
+        for region in board["regions"]:
+            self._region(board, region, plan)
+        if board["battle"]:
+            self._battle(board)
+        self._text_z = 1
+
+    def _text(self, text: str, rect: QRectF, size=9.0, bold=False, colour=INK,
+              align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter) -> None:
+        item = self.addSimpleText(text, font(size, bold))
+        item.setBrush(colour)
+        br = item.boundingRect()
+        x = rect.left()
+        if align & Qt.AlignmentFlag.AlignHCenter:
+            x = rect.center().x() - br.width() / 2
+        elif align & Qt.AlignmentFlag.AlignRight:
+            x = rect.right() - br.width()
+        y = rect.center().y() - br.height() / 2 if align & Qt.AlignmentFlag.AlignVCenter else rect.top()
+        item.setPos(x, y)
+        item.setZValue(self._text_z)
+        return item
+
+    _text_z = 1
+
+    def _counter(self, fleet: dict, x: float, y: float, planned: bool = False) -> CounterItem:
+        item = CounterItem(self, fleet, planned)
+        item.setPos(x, y)
+        self.addItem(item)
+        self.counters[fleet["id"]] = item
+        return item
+
+    def _grid(self, board: dict, fids: list[str], rect: QRectF, planned=()) -> list[CounterItem]:
+        per_row = max(1, int((rect.width() + GAP) // (COUNTER + GAP)))
+        return [self._counter(board["fleets"][fid], rect.left() + (k % per_row) * (COUNTER + GAP),
+                              rect.top() + (k // per_row) * (COUNTER + GAP), planned=fid in planned)
+                for k, fid in enumerate(fids)]
+
+    def _track(self, board: dict) -> None:
+        """The Chaos Index 0-100 with this turn's thresholds: Red wins at or below the left
+        mark, Blue at or above the right one (BFG-VIC-3)."""
+        t = board["thresholds"]
+        scale = TRACK.width() / 100.0
+        x_of = lambda v: TRACK.left() + max(0, min(100, v)) * scale    # noqa: E731
+        self.addRect(TRACK, QPen(INK, 1), QBrush(QColor("white")))
+        red_zone = QRectF(TRACK.left(), TRACK.top(), max(0, t["red_at_most"]) * scale, TRACK.height())
+        blue_zone = QRectF(x_of(t["blue_at_least"]), TRACK.top(),
+                           TRACK.right() - x_of(t["blue_at_least"]), TRACK.height())
+        self.addRect(red_zone, QPen(Qt.PenStyle.NoPen), QBrush(LIGHT["red"]))
+        self.addRect(blue_zone, QPen(Qt.PenStyle.NoPen), QBrush(LIGHT["blue"]))
+        for v in range(0, 101, 10):
+            self.addLine(x_of(v), TRACK.bottom() - 8, x_of(v), TRACK.bottom(), QPen(MUTED, 1))
+            self._text(str(v), QRectF(x_of(v) - 15, TRACK.bottom() - 24, 30, 14), 7,
+                       colour=MUTED, align=Qt.AlignmentFlag.AlignHCenter)
+        ci = board["ci"]
+        marker = QRectF(x_of(ci) - 15, TRACK.top() + 4, 30, 26)
+        self.addRect(marker, QPen(INK, 1.5), QBrush(ACCENT))
+        self._text(str(ci), marker, 10, bold=True, align=Qt.AlignmentFlag.AlignCenter)
+        self._text(f"Red wins at ≤ {t['red_at_most']}", QRectF(8, TRACK.top(), 118, 28),
+                   9, bold=True, colour=COLOURS["red"])
+        self._text(f"Blue wins at ≥ {t['blue_at_least']}",
+                   QRectF(TRACK.right() + 8, TRACK.top(), 118, 28), 9, bold=True,
+                   colour=COLOURS["blue"])
+        self._text(f"Turn {board['turn']} of {board['last_turn']} · {board['phase_name']}",
+                   QRectF(8, TRACK.top() + 30, 110, 24), 8, bold=True)
+
+    def _display(self, board: dict, side: str, plan: dict) -> None:
+        rect = DISPLAYS[side]
+        player = board["players"][side]
+        self.addRect(rect, QPen(COLOURS[side], 2), QBrush(LIGHT[side]))
+        self._text(f"{player['name']} display", QRectF(rect.left() + 8, rect.top() + 4,
+                                                       rect.width() - 16, 20), 10, bold=True,
+                   colour=COLOURS[side])
+        chits = (f"{len(board['hand'])} chits in hand" if board["seat"] == side and board["hand"] is not None
+                 else f"{player['hand_count']} chits in hand")
+        lines = [f"RP {player['rp']}" + (f" (+{player['banked']} banked)" if player["banked"] else ""),
+                 chits + f", {player['own_chits']} in own pool",
+                 "Force pool: " + (", ".join(f"{n} {c}" for c, n in player["force_pool"].items())
+                                   or "empty"),
+                 f"Trans-humans in supply: {player['th_supply']}"]
+        for k, line in enumerate(lines):
+            self._text(line, QRectF(rect.left() + 8, rect.top() + 26 + 16 * k, rect.width() - 16, 16), 7.5)
+        fids = [f for f in player["display"] if f not in plan]
+        self._grid(board, fids, QRectF(rect.left() + 8, rect.top() + 100, rect.width() - 16,
+                                       rect.height() - 110))
+        if side == "blue":
+            common = board["common_pool"]
+            self._text(f"Common pool: {len(common)} fleets"
+                       + (f" ({', '.join(common[:6])}{'…' if len(common) > 6 else ''})" if common else ""),
+                       QRectF(rect.left() + 8, rect.bottom() - 20, 400, 16), 7, colour=MUTED)
+
+    def _region(self, board: dict, region: dict, plan: dict) -> None:
+        n = region["number"]
+        rect = self.region_rects[n]
+        controller = region["controller"]
+        fill = LIGHT[controller] if controller else QColor("white")
+        pen = QPen(COLOURS[controller] if controller else MUTED, 3 if controller else 1.5)
+        box = self.addRect(rect, pen, QBrush(fill))
+        box.setToolTip(region["tooltip"])
+        self._text(f"{n}  {region['name']}", QRectF(rect.left() + 8, rect.top() + 4, 170, 24),
+                   12, bold=True)
+        for k, slot in enumerate("CPR"):
+            chip = QRectF(rect.right() - 3 * 34 + k * 34 - 4, rect.top() + 5, 30, 24)
+            self.addRect(chip, QPen(INK, 1), QBrush(QColor("#fff8dc")))
+            value = region[slot]
+            text = f"{slot}{value if value is not None else '?'}" + ("+" if region["upgraded"][slot] else "")
+            self._text(text, chip, 8.5, bold=True, align=Qt.AlignmentFlag.AlignCenter)
+        status = []
+        if controller:
+            status.append(f"held by {controller.capitalize()}")
+        if region["resolved"]:
+            status.append("resolved")
+        self._text(", ".join(status), QRectF(rect.left() + 8, rect.top() + 28, rect.width() - 16, 16),
+                   8, colour=MUTED)
+        top = rect.top() + 48
+        half = (rect.height() - 48 - 70) / 2
+        planned_here = [f for f, r in plan.items() if r == n]
+        for k, side in enumerate(("blue", "red")):
+            area = QRectF(rect.left() + 8, top + k * half, rect.width() - 16, half - 4)
+            fids = region["deployed"][side] + [f for f in planned_here
+                                               if board["fleets"][f]["owner"] == side]
+            self._grid(board, fids, area, planned=planned_here)
+        label = QRectF(rect.left() + 6, rect.bottom() - 66, rect.width() - 12, 60)
+        self.addRect(label, QPen(MUTED, 1, Qt.PenStyle.DashLine), QBrush(Qt.BrushStyle.NoBrush))
+        garrison = region["garrison"]["blue"] + region["garrison"]["red"]
+        if garrison:
+            self._grid(board, garrison, label.adjusted(4, 6, -4, -2))
+        else:
+            self._text("garrison", label, 8, colour=MUTED, align=Qt.AlignmentFlag.AlignCenter)
+        if region["resolved"]:
+            shade = self.addRect(rect, QPen(Qt.PenStyle.NoPen), QBrush(QColor(0, 0, 0, 25)))
+            shade.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def _battle(self, board: dict) -> None:
+        """The battle mini-map over the regions: each side's firing line, the targets as
+        arrows, and the fleets already sent home or eliminated in this fight."""
+        battle = board["battle"]
+        self._text_z = 27
+        rect = REGIONS_AREA
+        self.battle_rect = rect
+        panel = self.addRect(rect, QPen(INK, 2), QBrush(QColor("white")))
+        panel.setZValue(25)        # above the regions and their counters
+        segment = {"mil": "Military", "morph": "Morph"}.get(battle["segment"], "")
+        title = (f"Battle in {battle['name']} (Combat {battle['combat']}) — round {battle['round']}"
+                 + (f", {segment} segment" if segment else ""))
+        self._text(title, QRectF(rect.left() + 12, rect.top() + 6, rect.width() - 24, 26), 12,
+                   bold=True)
+        # Each side's firing line is a column (two counters wide), Blue on the left and Red on
+        # the right, so the target arrows cross the open middle.
+        column = 2 * COUNTER + GAP
+        lines = {"blue": QRectF(rect.left() + 40, rect.top() + 70, column, 500),
+                 "red": QRectF(rect.right() - 40 - column, rect.top() + 70, column, 500)}
+        fighting = []
+        for side, area in lines.items():
+            self.addRect(area.adjusted(-8, -30, 8, 8), QPen(COLOURS[side], 1.5),
+                         QBrush(LIGHT[side])).setZValue(26)
+            self._text(f"{side.capitalize()} firing", QRectF(area.left(), area.top() - 26, column, 20),
+                       10, bold=True, colour=COLOURS[side], align=Qt.AlignmentFlag.AlignHCenter)
+            fighting += self._grid(board, battle["firing"][side], area)
+        for item in fighting:
+            item.setZValue(30)
+        for side in ("blue", "red"):
+            for firer, order in battle["targets"].get(side, {}).items():
+                a, b = self.counters.get(firer), self.counters.get(order["target"])
+                if a is None or b is None:
+                    continue
+                start = a.pos() + QPointF(COUNTER / 2, COUNTER / 2)
+                end = b.pos() + QPointF(COUNTER / 2, COUNTER / 2)
+                line = self.addLine(start.x(), start.y(), end.x(), end.y(),
+                                    QPen(COLOURS[side], 2.5 if not order.get("single") else 4))
+                line.setZValue(28)
+                line.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        boxes = {"return": QRectF(rect.left() + 40, rect.bottom() - 150, rect.width() / 2 - 60, 130),
+                 "eliminate": QRectF(rect.center().x() + 20, rect.bottom() - 150,
+                                     rect.width() / 2 - 60, 130)}
+        names = {"return": "Return to base", "eliminate": "Eliminated"}
+        for key, box in boxes.items():
+            self.addRect(box, QPen(MUTED, 1), QBrush(QColor("#f0f0f0"))).setZValue(26)
+            self._text(names[key], QRectF(box.left() + 6, box.top() + 2, box.width(), 18), 9,
+                       bold=True, colour=MUTED)
+            gone = [r["fleet"] for r in battle["removed"] if r["result"] == key]
+            shown = self._grid(board, [f for f in gone if f in board["fleets"]][:14],
+                               QRectF(box.left() + 8, box.top() + 24, box.width() - 16, 100))
+            for item in shown:
+                item.setZValue(29)
+                self.counters.pop(item.fleet_id, None)    # not a fleet of the fight any more
+        if battle["disengaged"]:
+            words = ", ".join(f"{s.capitalize()} {'disengages' if v else 'stays'}"
+                              for s, v in battle["disengaged"].items())
+            self._text(words, QRectF(rect.left() + 12, rect.top() + 30, rect.width() - 24, 20), 9,
+                       colour=MUTED)
+
+    def set_highlight(self, fleet_ids, colour: QColor | None = None) -> None:
+        for fid, item in self.counters.items():
+            item.highlight = colour if fid in fleet_ids else None
+            item.update()
+
+
+def render_image(layout: dict, board: dict | None, size=(1600, 1000)):
+    """The table of ``board`` as an image of ``size`` pixels (the ``render`` command)."""
+    from struggle_desktop.ui.map.render import ensure_fonts, scene_image
+
+    ensure_fonts()
+    scene = BattlesScene(layout)
+    scene.show_board(board)
+    return scene_image(scene, size)

@@ -1,0 +1,480 @@
+"""The Battles screen: two players at one computer (hot-seat) or one against the program.
+
+The shell (ui/shell.py) gives files, undo, layout and help; this window adds the table
+(ui/battles/scene.py), the hand of chits, the decision list, the log and the dice, and the
+rules of who sits at the screen:
+
+* each colour is played by a person or by the program (the ``blue_player``/``red_player``
+  options, saved with the game, BFG-HID-1);
+* against the program the screen always shows the person's view and the program's turns are
+  played at once, one action per event-loop turn, from the program's own view (BFG-HID-9);
+* with two people, whenever the game waits for the other colour an opaque hand-over screen
+  covers the whole window ("Pass to Red"), the document shows the public view beneath it, the
+  shortcuts are off, and only "I am Red: continue" brings the other player's view (BFG-HID-4);
+  it also lists what has just been revealed (deployments, disengagement choices).
+
+Gestures: drag a fleet from your display to a region to deploy it (back to the display to keep
+it back); in a fight drag a firer onto an enemy counter to target it; click a region to resolve
+it; click a fleet to add it to or take it from a garrison, or to lose it to pursuit fire;
+double-click a chit in the hand to play it (the decision list then shows its choices).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QGraphicsView, QLabel, QListWidget, QListWidgetItem,
+                               QPushButton, QStackedWidget, QVBoxLayout, QWidget)
+
+from struggle_desktop.ui.docks.base import DockPanel
+from struggle_desktop.ui.docks.decision import DecisionDock
+from struggle_desktop.ui.shell import GameWindow
+
+#: Milliseconds between two program actions, so the table visibly moves.
+PROGRAM_STEP_MS = 60
+SIDE_TITLES = {"blue": "Blue (Imperial)", "red": "Red (Chaos)"}
+
+
+class TableView(QGraphicsView):
+    """The table, scaled to fit the window."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        from PySide6.QtGui import QPainter
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setObjectName("battles-view")
+        self.setMouseTracking(True)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def fit(self) -> None:
+        if self.scene() is not None:
+            self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+
+class HandOverOverlay(QWidget):
+    """The opaque screen between two players (BFG-HID-4): it names who should sit down, shows
+    what has just become public, and hides everything else."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("hand-over")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)   # really opaque
+        self.setStyleSheet("#hand-over { background: #20262e; } QLabel { color: white; }")
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setStyleSheet("font-size: 28pt; font-weight: bold;")
+        self.news = QLabel()
+        self.news.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.news.setWordWrap(True)
+        self.news.setStyleSheet("font-size: 12pt;")
+        self.button = QPushButton()
+        self.button.setObjectName("hand-over-continue")
+        self.button.setStyleSheet("font-size: 14pt; padding: 10px 30px;")
+        layout.addWidget(self.title)
+        layout.addSpacing(20)
+        layout.addWidget(self.news)
+        layout.addSpacing(20)
+        layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
+        layout.addStretch(1)
+        self.role: str | None = None
+        self.hide()
+        parent.installEventFilter(self)
+
+    def show_for(self, role: str, news: list[str]) -> None:
+        self.role = role
+        self.title.setText(f"Pass the computer to {SIDE_TITLES[role]}")
+        self.news.setText("\n".join(news))
+        self.button.setText(f"I am {role.capitalize()}: continue")
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.show()
+        self.button.setFocus()
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.parentWidget().rect())
+        return False
+
+
+class HandDock(DockPanel):
+    """The seated player's chits, each with what it does; nothing when nobody is seated."""
+    object_name = "dock-battles-hand"
+    title = "Hand"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    def __init__(self, document, parent=None, play=None):
+        super().__init__(document, parent)
+        self.play = play
+
+    def create_widget(self) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.chits = QListWidget()
+        self.chits.setObjectName("hand-list")
+        self.chits.itemActivated.connect(lambda item: self.play and self.play(
+            item.data(Qt.ItemDataRole.UserRole)))
+        layout.addWidget(self.caption)
+        layout.addWidget(self.chits, 1)
+        return box
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        self.chits.clear()
+        hand = board.get("hand") if board else None
+        if hand is None:
+            self.caption.setText("No hand is shown: nobody is seated.")
+            return
+        self.caption.setText(f"{SIDE_TITLES[board['seat']]}: {len(hand)} chits "
+                             "(double-click one to play it)")
+        for chit in hand:
+            item = QListWidgetItem(f"{chit['chit']}: {chit['effect']}")
+            item.setData(Qt.ItemDataRole.UserRole, chit["chit"])
+            self.chits.addItem(item)
+        other = "red" if board["seat"] == "blue" else "blue"
+        shown = board["players"][other]["chits"]
+        if shown is not None:                 # open hands (BFG-HID-8)
+            item = QListWidgetItem(f"{SIDE_TITLES[other]} holds: {', '.join(shown) or 'nothing'}")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.chits.addItem(item)
+
+
+class TableDock(DockPanel):
+    """Turn, phase, who acts, and both players' tracks in words."""
+    object_name = "dock-battles-table"
+    title = "Turn and Tracks"
+    default_area = Qt.DockWidgetArea.LeftDockWidgetArea
+
+    def create_widget(self) -> QWidget:
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.label.setContentsMargins(8, 8, 8, 8)
+        return self.label
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        if board is None:
+            self.label.setText("No game is open.")
+            return
+        t = board["thresholds"]
+        rows = [f"<b>Turn {board['turn']} of {board['last_turn']}</b> — {board['phase_name']}",
+                f"Chaos Index <b>{board['ci']}</b> (Red wins at ≤ {t['red_at_most']}, "
+                f"Blue at ≥ {t['blue_at_least']} at the end of this turn)"]
+        if board["outcome"]:
+            rows.append(f"<b>{board['outcome']['text']}</b>")
+        elif board["waiting_for"]:
+            rows.append(f"Waiting for <b>{SIDE_TITLES[board['waiting_for']]}</b>")
+        for side in ("blue", "red"):
+            p = board["players"][side]
+            rows.append(f"{p['name']}: {p['rp']} RP"
+                        + (f" + {p['banked']} banked" if p["banked"] else "")
+                        + f", {p['hand_count']} chits, "
+                        + f"{sum(1 for r in board['regions'] if r['controller'] == side)} regions")
+        rows.append(f"Chit pool: {board['chit_pool_count']} · common pool: "
+                    f"{len(board['common_pool'])} fleets")
+        if board["last_chit"]:
+            last = board["last_chit"]
+            rows.append(f"Last chit: {last['side'].capitalize()} played {last['chit']}"
+                        + (" (repressed)" if last["cancelled"] else ""))
+        self.label.setText("<br>".join(rows))
+
+
+class BattlesWindow(GameWindow):
+    game_id = "battles"
+    layout_key = "window-battles"
+
+    def __init__(self, document=None, settings=None):
+        self.scene = None          # keep a reference: a collected scene leaves a blank view
+        self._program_busy = False
+        self._program_scheduled = False   # one program step waits in the event loop at most
+        self._session = None       # the session last shown: a new or opened game starts unseated
+        super().__init__(document, settings)
+        self.overlay = HandOverOverlay(self)
+        self.overlay.button.clicked.connect(self.take_seat)
+        self._news_from = 0
+        self.on_document_changed()
+
+    # ================================================================== building
+    def build_centre(self) -> None:
+        self.view = TableView()
+        self.empty_label = QLabel("No game is open.\n\nFile → New Game (Ctrl+N) or "
+                                  "File → Open (Ctrl+O)")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.centre = QStackedWidget()
+        self.centre.addWidget(self.empty_label)
+        self.centre.addWidget(self.view)
+        self.setCentralWidget(self.centre)
+
+    def build_docks(self) -> None:
+        from struggle_desktop.ui.docks.dice import DiceDock
+        from struggle_desktop.ui.docks.log import LogDock
+
+        doc = self.document
+        self.decision_dock = DecisionDock(doc, self)
+        self.hand_dock = HandDock(doc, self, play=self.play_chit)
+        self.table_dock = TableDock(doc, self)
+        self.log_dock = LogDock(doc, self)
+        self.dice_dock = DiceDock(doc, self)
+        self.docks = [self.table_dock, self.decision_dock, self.hand_dock, self.log_dock,
+                      self.dice_dock]
+        left = Qt.DockWidgetArea.LeftDockWidgetArea
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        self.addDockWidget(left, self.table_dock)
+        self.addDockWidget(right, self.decision_dock)
+        self.addDockWidget(right, self.hand_dock)
+        self.addDockWidget(bottom, self.log_dock)
+        self.addDockWidget(bottom, self.dice_dock)
+        self.splitDockWidget(self.log_dock, self.dice_dock, Qt.Orientation.Horizontal)
+        self.resizeDocks([self.table_dock, self.decision_dock], [260, 360],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([self.log_dock], [190], Qt.Orientation.Vertical)
+        self.decision_dock.action_chosen.connect(self.perform)
+        self.decision_dock.hint_requested.connect(self.show_hint)
+
+    def build_game_actions(self) -> None:
+        self.act_hint = self._action("&Hint", self.show_hint, "Ctrl+H",
+                                     "Select what the program's own player would choose")
+        self.act_fit = self._action("&Fit to Window", lambda: self.view.fit(), "Ctrl+9",
+                                    "Fit the table to the window")
+
+    def add_game_menus(self, bar) -> None:
+        m = bar.addMenu("&View")
+        m.addAction(self.act_fit)
+        m.addSeparator()
+        self.panels_menu(m)
+        m = bar.addMenu("&Game")
+        m.addAction(self.act_hint)
+
+    # ================================================================== seats
+    def seats(self) -> dict[str, str]:
+        state = self.document.state
+        return self.document.game.players(state) if state else {}
+
+    def humans(self) -> list[str]:
+        return [r for r, who in self.seats().items() if who == "human"]
+
+    def take_seat(self) -> None:
+        """The player named by the hand-over screen has confirmed: show their view."""
+        role = self.overlay.role
+        self.overlay.hide()
+        self._lock(False)
+        self._news_from = len(self.document.state["log"]) if self.document.state else 0
+        self.document.set_seat(role)          # redraws everything for the new seat
+        self.on_document_changed()
+        self.show_message(f"{SIDE_TITLES[role]} is playing")
+
+    def _lock(self, locked: bool) -> None:
+        """While the hand-over screen is up no shortcut may act (BFG-HID-4); unlocking leaves
+        the commands to ``on_document_changed``."""
+        for act in self.actions():
+            if isinstance(act, QAction):
+                act.setEnabled(not locked)
+
+    def _arrange_seat(self) -> None:
+        """Who sees the screen now: the only person against the program, or (two people) the
+        one the game waits for, after a hand-over; nobody's secrets when nobody is seated."""
+        doc = self.document
+        if doc.session is None:
+            return
+        humans = self.humans()
+        waiting = doc.waiting_role
+        if doc.session is not self._session:
+            # A game just started or opened: nobody is seated yet (a hot-seat save opens
+            # behind the hand-over screen, BFG-HID-11).
+            self._session = doc.session
+            self.overlay.hide()
+            self._lock(False)
+            self._news_from = len(doc.state["log"])
+            if len(humans) == 2:
+                doc.set_seat("public", quiet=True)
+        if len(humans) == 1:
+            doc.set_seat(humans[0])
+        elif not humans or waiting is None:
+            doc.set_seat("public")
+        elif waiting != doc.seat and not self.overlay.isVisible():
+            if self._open_hands() and not self._secret_prompt():
+                doc.set_seat(waiting)      # both hands are face up: nothing to hide (BFG-HID-8)
+                return
+            self.overlay.show_for(waiting, self._news())   # first: nothing private is drawn
+            self.show_message("")
+            doc.set_seat("public")
+
+    def _open_hands(self) -> bool:
+        return bool(self.document.state["options"].get("open_hands"))
+
+    def _secret_prompt(self) -> bool:
+        """Whether the waiting prompt's answer stays secret until both have answered: the
+        deployment, and the disengagement choice when it is secret (BFG-HID-8)."""
+        state = self.document.state
+        kind = (state.get("pending") or {}).get("kind")
+        return kind == "deploy" or (kind == "disengage"
+                                    and bool(state["options"].get("secret_disengagement")))
+
+    def _news(self) -> list[str]:
+        """What became public since the last hand-over: reveals and results."""
+        entries = self.document.game.log_entries(self.document.state, self._news_from,
+                                                 role="public")
+        return [e["text"] for e in entries if e["kind"] == "reveal"][-6:]
+
+    # ================================================================== showing
+    def _ensure_scene(self) -> None:
+        if self.scene is not None or self.document.layout is None:
+            return
+        from struggle_desktop.ui.battles.scene import BattlesScene
+        self.scene = BattlesScene(self.document.layout, self)
+        self.view.setScene(self.scene)
+        self.scene.draggable = self.draggable
+        self.scene.fleet_dropped.connect(self.fleet_dropped)
+        self.scene.region_clicked.connect(self.region_clicked)
+        self.scene.fleet_clicked.connect(self.fleet_clicked)
+        self.centre.setCurrentWidget(self.view)
+        QTimer.singleShot(0, self.view.fit)
+
+    def on_document_changed(self) -> None:
+        if not hasattr(self, "overlay"):
+            return          # still building: the first change is drawn at the end of __init__
+        super().on_document_changed()
+        doc = self.document
+        self.act_hint.setEnabled(bool(doc.board and doc.board.get("prompt")))
+        if doc.session is None:
+            self.centre.setCurrentWidget(self.empty_label)
+            return
+        self._ensure_scene()
+        self._arrange_seat()
+        if self.overlay.isVisible():
+            self.setWindowTitle("struggle_desktop — Battles for the Galactic Empire")
+            self._lock(True)
+        self.scene.show_board(doc.board)
+        if self._program_to_move() and not self._program_scheduled:
+            self._program_scheduled = True
+            QTimer.singleShot(PROGRAM_STEP_MS, self.program_step)
+        outcome = doc.board.get("outcome") if doc.board else None
+        if outcome:
+            self.show_message(f"The game is over: {outcome['text']}")
+
+    # ================================================================== the program player
+    def _program_to_move(self) -> str | None:
+        role = self.document.waiting_role
+        if role is None or self._program_busy:
+            return None
+        level = self.seats().get(role)
+        return level if level in ("bot", "strong") else None
+
+    def program_step(self) -> None:
+        """One action of the program player for the colour the game waits for (the change
+        it makes schedules the next one)."""
+        self._program_scheduled = False
+        level = self._program_to_move()
+        if level is None:
+            return
+        self._program_busy = True
+        try:
+            role = self.document.waiting_role
+            action = self.document.program_action(level)
+            self.document.perform(action, role)
+        finally:
+            self._program_busy = False
+        if self._program_to_move() and not self._program_scheduled:
+            self._program_scheduled = True
+            QTimer.singleShot(PROGRAM_STEP_MS, self.program_step)
+
+    # ================================================================== acting
+    def perform(self, action: dict) -> bool:
+        if self.overlay.isVisible():
+            return False
+        result = self.document.perform(action)
+        if result.ok:
+            self.dice_dock.show_entries(result.new_entries)
+        return result.ok
+
+    def prompt_actions(self) -> list[dict]:
+        board = self.document.board
+        prompt = board.get("prompt") if board else None
+        return [e["action"] for e in prompt["actions"]] if prompt else []
+
+    def draggable(self, fleet_id: str) -> bool:
+        return any(a.get("fleet") == fleet_id or a.get("firer") == fleet_id
+                   for a in self.prompt_actions() if a["verb"] in ("assign", "target"))
+
+    def drop_action(self, fleet_id: str, target: str) -> dict | None:
+        """The legal action a drop of ``fleet_id`` on ``target`` means, if any."""
+        for a in self.prompt_actions():
+            if a["verb"] == "assign" and a["fleet"] == fleet_id and target == f"region:{a['region']}":
+                return a
+            if a["verb"] == "unassign" and a["fleet"] == fleet_id and target.startswith("display"):
+                return a
+            if (a["verb"] == "target" and a["firer"] == fleet_id
+                    and target == f"fleet:{a['target']}" and "shot" not in a):
+                return a
+        return None
+
+    def fleet_dropped(self, fleet_id: str, target: str) -> None:
+        action = self.drop_action(fleet_id, target)
+        if action is None:
+            self.show_message("Not possible: drop a fleet on a region to deploy it, or a firer "
+                              "on an enemy fleet to target it")
+            self.scene.show_board(self.document.board)
+            return
+        if not self.perform(action):
+            self.scene.show_board(self.document.board)
+
+    def region_clicked(self, n: int) -> None:
+        for a in self.prompt_actions():
+            if a["verb"] == "resolve" and a["region"] == n:
+                self.perform(a)
+                return
+
+    def fleet_clicked(self, fleet_id: str) -> None:
+        for a in self.prompt_actions():
+            if a["verb"] in ("garrison_add", "garrison_remove", "lose") and a.get("fleet") == fleet_id:
+                self.perform(a)
+                return
+
+    def play_chit(self, chit: str) -> None:
+        """Double-click in the hand: play the chit if it has one way to be played, else show
+        its ways in the decision list."""
+        plays = [a for a in self.prompt_actions() if a.get("chit") == chit]
+        if len(plays) == 1:
+            self.perform(plays[0])
+            return
+        if not plays:
+            self.show_message(f"{chit} cannot be played now")
+            return
+        self.decision_dock.show()
+        self.decision_dock.raise_()
+        self.decision_dock.ensure_widget()
+        self.decision_dock.filter.setText(chit)
+
+    def show_hint(self) -> None:
+        action = self.document.hint()
+        if action is None:
+            self.show_message("No decision is waiting for you")
+            return
+        self.decision_dock.show()
+        self.decision_dock.raise_()
+        self.decision_dock.select_action(action)
+        self.show_message(f"Hint: {self.document.describe(action)}")
+
+    def autopilot_step(self) -> bool:
+        """One step as the players would: confirm a hand-over, let the program move, or take
+        the hint for the seated player."""
+        if self.overlay.isVisible():
+            self.take_seat()
+            return True
+        if self._program_to_move():
+            self.program_step()
+            return True
+        return super().autopilot_step()
+
+    def after_new_game(self) -> None:
+        self._news_from = 0

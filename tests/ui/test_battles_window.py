@@ -1,0 +1,263 @@
+"""The Battles window driven like players would: against the program, hot-seat with hand-overs,
+drags on the table, files and undo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QApplication
+
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.ui.battles.window import BattlesWindow
+from tests.ui.helpers import drag
+
+
+@pytest.fixture
+def make_window(qtbot):
+    made = []
+
+    def make():
+        win = BattlesWindow()
+        made.append(win)
+        win.resize(1600, 1000)
+        win.show()
+        qtbot.waitExposed(win)
+        return win
+    yield make
+    for win in made:
+        win.document.dirty = False
+        win.close()
+        win.deleteLater()
+
+
+def start(win, blue="human", red="bot", scenario="civil-war", seed=5):
+    assert win.new_game("battles", scenario, seed, {"blue_player": blue, "red_player": red})
+
+
+def human_move(win):
+    """What a player would do now: confirm a hand-over, or take the program's suggestion
+    for the seated player through the window (the decision list's path)."""
+    if win.overlay.isVisible():
+        win.take_seat()
+        return True
+    doc = win.document
+    role = doc.waiting_role
+    if role is None:
+        return False
+    if win.seats()[role] != "human":
+        win.program_step()
+        return True
+    assert role == doc.seat, "the window acts only for the seated player"
+    action = doc.game.choose_action(doc.state, role, "bot",
+                                    Rng.from_seed(len(doc.session.actions), 3))
+    assert win.perform(action)
+    return True
+
+
+def play_until(win, predicate, limit=4000):
+    for _ in range(limit):
+        QApplication.processEvents()
+        if predicate(win):
+            return True
+        if not human_move(win):
+            return predicate(win)
+    return False
+
+
+def waiting(kind):
+    return lambda w: (w.document.state["pending"] or {}).get("kind") == kind \
+        and not w.overlay.isVisible() and w.document.waiting_role == w.document.seat
+
+
+# ------------------------------------------------------------------ against the program
+def test_against_the_program_the_screen_always_shows_the_persons_view(make_window):
+    """BFG-HID-9: no hand-overs; the person's hand is shown; the program's hand and plan
+    never are; the program's turns are played by the window."""
+    win = make_window()
+    start(win)
+    assert win.document.seat == "blue"
+    assert play_until(win, lambda w: w.document.state["turn"] >= 2
+                      and w.document.state["phase"] == "actions")
+    assert not win.overlay.isVisible()
+    board = win.document.board
+    assert board["seat"] == "blue" and board["hand"] is not None
+    red = win.document.state["players"]["red"]
+    assert board["players"]["red"]["hand_count"] == len(red["hand"])
+    shown = json.dumps(board)
+    assert not [c for c in red["hand"] if f'"{c}"' in shown]
+    assert win.hand_dock.chits.count() == len(board["hand"])
+
+
+def test_a_whole_game_against_the_program_reaches_its_end(make_window):
+    win = make_window()
+    start(win, seed=8)
+    assert play_until(win, lambda w: w.document.board.get("outcome") is not None, limit=6000)
+    assert "wins on turn" in win.document.board["outcome"]["text"]
+
+
+# ------------------------------------------------------------------ hot-seat
+def test_hot_seat_hands_over_with_an_opaque_screen_and_nothing_private_beneath(make_window):
+    """BFG-HID-4, BFG-HID-5, BFG-HID-1: two people; whenever the game waits for the other
+    colour the hand-over screen covers the window, the document shows the public view (no
+    hand, no plan, no prompt), every shortcut is off and the title is neutral; "I am Red:
+    continue" brings Red's view."""
+    win = make_window()
+    start(win, blue="human", red="human")
+    handovers = 0
+    for _ in range(3000):
+        QApplication.processEvents()
+        if win.overlay.isVisible():
+            handovers += 1
+            board = win.document.board
+            assert win.document.seat == "public"
+            assert board["hand"] is None and board["prompt"] is None
+            assert all(not p["plan"] for p in board["players"].values())
+            assert not any(a.isEnabled() for a in win.actions())
+            assert "Battles" in win.windowTitle() and "sgsave" not in win.windowTitle()
+            assert win.overlay.geometry() == win.rect()
+            assert win.hand_dock.chits.count() == 0
+            role = win.overlay.role
+            assert role == win.document.waiting_role
+            win.overlay.button.click()
+            assert win.document.seat == role and not win.overlay.isVisible()
+            if handovers >= 6:
+                break
+            continue
+        assert human_move(win)
+    assert handovers >= 6
+
+
+def test_while_blue_deploys_nothing_of_reds_secret_plan_is_drawn(make_window):
+    """BFG-DEP-1, BFG-HID-3: Red assigns first; Blue's table shows Red's fleets still on
+    Red's display and none of them planned in a region."""
+    win = make_window()
+    start(win, blue="human", red="human")
+    assert play_until(win, lambda w: waiting("deploy")(w) and w.document.seat == "blue"
+                      and w.document.state["players"]["red"]["deploy"])
+    plan = dict(win.document.state["players"]["red"]["deploy"])
+    board = win.document.board
+    assert board["players"]["red"]["plan"] == {}
+    for fid in plan:
+        assert fid in board["players"]["red"]["display"]
+        item = win.scene.counters[fid]
+        assert not item.planned
+
+
+# ------------------------------------------------------------------ drags
+def test_dragging_a_fleet_from_the_display_to_a_region_deploys_it(make_window, qtbot):
+    """BFG-DEP-1: the drag is an assign action; the fleet shows as planned in that region."""
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    fid = win.document.board["players"]["blue"]["display"][0]
+    region = win.scene.region_rects[3]
+    drag(qtbot, win.view, win.scene.counters[fid], region.center())
+    assert win.document.session.actions[-1]["action"] == {"verb": "assign", "fleet": fid,
+                                                          "region": 3}
+    assert win.document.board["players"]["blue"]["plan"][fid] == 3
+    assert win.scene.counters[fid].planned
+
+
+def test_dropping_a_fleet_nowhere_changes_nothing_and_says_why(make_window, qtbot):
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    fid = win.document.board["players"]["blue"]["display"][0]
+    before = len(win.document.session.actions)
+    drag(qtbot, win.view, win.scene.counters[fid], QPointF(700, 40))   # on the CI track
+    assert len(win.document.session.actions) == before
+    assert win.status_text.text().startswith("Not possible")
+
+
+def test_dragging_a_firer_onto_an_enemy_fleet_targets_it(make_window, qtbot):
+    """BFG-CMB-4: in the battle mini-map, a firer dropped on an enemy counter declares it."""
+    win = make_window()
+    start(win, seed=5)
+    assert play_until(win, waiting("targets"))
+    actions = [a for a in win.prompt_actions() if a["verb"] == "target" and "shot" not in a]
+    chosen = actions[0]
+    drag(qtbot, win.view, win.scene.counters[chosen["firer"]],
+         win.scene.counters[chosen["target"]].sceneBoundingRect().center())
+    last = win.document.session.actions[-1]["action"]
+    assert last == chosen
+
+
+# ------------------------------------------------------------------ files and undo
+def test_undo_takes_back_a_deployment_step_but_not_the_reveal(make_window):
+    """BFG-HID-11: an assignment can be undone; after both plans are revealed, undo says no."""
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    fid = win.document.board["players"]["blue"]["display"][0]
+    assert win.perform({"verb": "assign", "fleet": fid, "region": 2})
+    assert win.document.undo_reason() is None
+    win.undo()
+    assert win.document.board["players"]["blue"]["plan"] == {}
+    assert play_until(win, lambda w: w.document.state["phase"] == "actions")
+    reason = win.document.undo_reason()
+    assert reason is not None
+
+
+def test_a_saved_hot_seat_game_opens_behind_a_hand_over(make_window, tmp_path):
+    """BFG-HID-11: loading a hot-seat save shows the hand-over screen first."""
+    win = make_window()
+    start(win, blue="human", red="human")
+    assert play_until(win, lambda w: w.document.state["phase"] == "deploy"
+                      and not w.overlay.isVisible())
+    path = tmp_path / "hot.sgsave"
+    assert win._save_to(path)
+    other = make_window()
+    assert other.open_file(path)
+    assert other.overlay.isVisible() and other.document.seat == "public"
+    assert other.document.game.digest(other.document.state) == \
+        win.document.game.digest(win.document.state)
+
+
+def test_with_open_hands_only_secret_steps_are_handed_over(make_window):
+    """BFG-HID-8: with open hands both hands show and the seat follows the game, except that
+    deployment (and secret disengagement) still go behind the hand-over screen."""
+    win = make_window()
+    assert win.new_game("battles", "civil-war", 5, {"blue_player": "human",
+                                                    "red_player": "human", "open_hands": True})
+    seen_open_switch = False
+    for _ in range(1500):
+        QApplication.processEvents()
+        if win.overlay.isVisible():
+            assert win._secret_prompt()
+            win.take_seat()
+            continue
+        board = win.document.board
+        if board["seat"] in ("blue", "red"):
+            other = "red" if board["seat"] == "blue" else "blue"
+            assert board["players"][other]["chits"] == win.document.state["players"][other]["hand"]
+        before = win.document.seat
+        assert human_move(win)
+        if win.document.seat != before and not win.overlay.isVisible():
+            seen_open_switch = True
+        if win.document.state["phase"] == "build":
+            break
+    assert seen_open_switch
+
+
+def test_a_played_chit_hands_over_to_the_other_player_for_repression(make_window):
+    """BFG-HID-7: after Blue plays a chit in a hot-seat game, Red is asked behind the
+    hand-over screen whether to repress it; the prompt offers Pass whether or not Red holds a
+    Repression chit, and Repress only if it does."""
+    win = make_window()
+    start(win, blue="human", red="human", seed=5)
+
+    def blue_may_play(w):
+        return (waiting("action")(w) and w.document.seat == "blue"
+                and any(a["verb"] == "play" for a in w.prompt_actions()))
+    assert play_until(win, blue_may_play)
+    play = next(a for a in win.prompt_actions() if a["verb"] == "play")
+    assert win.perform(play)
+    assert win.overlay.isVisible() and win.overlay.role == "red"
+    win.take_seat()
+    prompt = win.document.board["prompt"]
+    assert prompt["kind"] == "react"
+    verbs = [e["action"]["verb"] for e in prompt["actions"]]
+    holds = any(c.startswith("Repression") for c in win.document.state["players"]["red"]["hand"])
+    assert "pass" in verbs and ("repress" in verbs) == holds
