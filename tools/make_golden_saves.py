@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Write the golden games: a few fixed Struggle games saved for tests/games/struggle/test_golden.py.
+"""Write the golden games: a few fixed games saved for tests/games/<game>/test_golden.py.
 
-    python tools/make_golden_saves.py            # rewrite tests/games/struggle/golden/
-    python tools/make_golden_saves.py --check    # would a rewrite change anything? (writes nothing)
+    python tools/make_golden_saves.py                  # rewrite tests/games/struggle/golden/
+    python tools/make_golden_saves.py --game battles   # rewrite tests/games/battles/golden/
+    python tools/make_golden_saves.py --check          # would a rewrite change anything?
 
 Each game in GOLDEN_GAMES is played from its seed by the program's own player (the Imperial bot
 or uniform random play, with the player generator ``Rng.from_seed(seed, stream=99)``), stopped
@@ -12,7 +13,7 @@ count, where it stopped, and the ``RULES_VERSION`` it was made with.
 
 The golden test replays every file and fails when a digest changes. Run this tool only after a
 deliberate change of the rules or tables, together with a bump of ``RULES_VERSION`` in
-``struggle_desktop/games/struggle/game.py`` (old saves of players then report that the rules
+``struggle_desktop/games/<game>/game.py`` (old saves of players then report that the rules
 changed instead of silently replaying differently). Table overrides in the user's config folder
 are never used: the tool runs with a private, empty user folder.
 """
@@ -33,11 +34,11 @@ os.environ["STRUGGLE_DESKTOP_HOME"] = tempfile.mkdtemp(prefix="golden-home-")
 
 from struggle_desktop.engine.rng import Rng  # noqa: E402
 from struggle_desktop.engine.session import Session  # noqa: E402
-from struggle_desktop.games.struggle import GAME  # noqa: E402
+from struggle_desktop.games import get_game  # noqa: E402
 
-GOLDEN_DIR = ROOT / "tests" / "games" / "struggle" / "golden"
 DIGESTS = "digests.json"
 COMMAND = "python tools/make_golden_saves.py"
+GAME = get_game("struggle")     # the game being written (main() sets it from --game)
 
 #: name -> how the game is played and where it stops. ``stop`` is "end" (the game is over),
 #: {"actions": N} (after N decisions), or "phase1-prompt" (the first Chaos Events prompt, Phase
@@ -53,6 +54,18 @@ GOLDEN_GAMES: dict[str, dict] = {
                                    "stop": "phase1-prompt", "min_turn": 2},
 }
 
+#: Battles: whole games of both scenarios (with every optional rule in one), and a game saved
+#: while Blue's secret deployment waits after Red has made its plan.
+BATTLES_GOLDEN_GAMES: dict[str, dict] = {
+    "civil-war-bot-seed3": {"scenario": "civil-war", "options": {}, "seed": 3, "policy": "bot",
+                            "stop": "end"},
+    "invasion-all-bot-seed4": {"scenario": "invasion", "options": {"all": "on"}, "seed": 4,
+                               "policy": "bot", "stop": "end"},
+    "civil-war-bot-seed5-secret": {"scenario": "civil-war", "options": {}, "seed": 5,
+                                   "policy": "bot", "stop": "secret-deploy", "min_turn": 2},
+}
+GOLDEN_SETS = {"struggle": GOLDEN_GAMES, "battles": BATTLES_GOLDEN_GAMES}
+
 #: No golden game may run longer than this: a runaway bot is a bug, not a golden game.
 MAX_ACTIONS = 5_000
 
@@ -67,6 +80,9 @@ def stopped(session: Session, spec: dict) -> bool:
     if stop == "phase1-prompt":
         return (state["phase"] == 1 and state["turn"] >= spec.get("min_turn", 1)
                 and state["pending"]["kind"].startswith("event_"))
+    if stop == "secret-deploy":
+        return (state["turn"] >= spec.get("min_turn", 1) and state["pending"]["kind"] == "deploy"
+                and state["pending"]["role"] == "blue" and bool(state["players"]["red"]["deploy"]))
     return len(session.actions) >= stop["actions"]
 
 
@@ -80,8 +96,8 @@ def play(spec: dict) -> Session:
         role = session.state["pending"]["role"]
         session.perform(role, GAME.choose_action(session.state, role, spec["policy"], rng),
                         copy=False)
-    if spec["stop"] == "phase1-prompt" and GAME.outcome(session.state) is not None:
-        raise RuntimeError(f"{spec}: the game ended before a Chaos Events prompt")
+    if spec["stop"] in ("phase1-prompt", "secret-deploy") and GAME.outcome(session.state):
+        raise RuntimeError(f"{spec}: the game ended before its {spec['stop']} stop")
     if isinstance(spec["stop"], dict) and GAME.outcome(session.state) is not None:
         raise RuntimeError(f"{spec}: the game ended before {spec['stop']['actions']} actions")
     return session
@@ -97,23 +113,30 @@ def record(name: str, spec: dict, session: Session) -> dict:
             "outcome": outcome["result"] if outcome else None}
 
 
-def build() -> tuple[dict, dict[str, Session]]:
+def build(games: dict[str, dict]) -> tuple[dict, dict[str, Session]]:
     if GAME.overrides():
         raise RuntimeError("table overrides are active: golden games use the shipped tables")
-    sessions = {name: play(spec) for name, spec in GOLDEN_GAMES.items()}
+    sessions = {name: play(spec) for name, spec in games.items()}
+    command = COMMAND + ("" if GAME.id == "struggle" else f" --game {GAME.id}")
     pins = {"rules_version": GAME.rules_version, "data_digest": GAME.data_digest(),
-            "regenerate": COMMAND,
-            "games": {name: record(name, GOLDEN_GAMES[name], s) for name, s in sessions.items()}}
+            "regenerate": command,
+            "games": {name: record(name, games[name], s) for name, s in sessions.items()}}
     return pins, sessions
 
 
 def main(argv: list[str] | None = None) -> int:
+    global GAME
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=GOLDEN_DIR, help="folder to write")
+    parser.add_argument("--game", default="struggle", choices=sorted(GOLDEN_SETS))
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder to write (default tests/games/<game>/golden)")
     parser.add_argument("--check", action="store_true",
                         help="compare with the stored digests.json; write nothing")
     args = parser.parse_args(argv)
-    pins, sessions = build()
+    GAME = get_game(args.game)
+    args.out = args.out or ROOT / "tests" / "games" / args.game / "golden"
+    games = GOLDEN_SETS[args.game]
+    pins, sessions = build(games)
     if args.check:
         try:
             stored = json.loads((args.out / DIGESTS).read_text(encoding="utf-8"))
@@ -127,11 +150,11 @@ def main(argv: list[str] | None = None) -> int:
                            f"{pins['rules_version']}")
         for line in changed:
             print(f"differs: {line}")
-        print("golden games up to date" if not changed else f"run {COMMAND} to rewrite them")
+        print("golden games up to date" if not changed else f"run {pins['regenerate']} to rewrite them")
         return 1 if changed else 0
 
     args.out.mkdir(parents=True, exist_ok=True)
-    wanted = {f"{name}.json" for name in GOLDEN_GAMES} | {DIGESTS}
+    wanted = {f"{name}.json" for name in games} | {DIGESTS}
     for old in args.out.glob("*.json"):
         if old.name not in wanted:
             old.unlink()
