@@ -49,7 +49,10 @@ FACTOR_NAMES = {"mil": "military", "morph": "morphogenetic"}
 # ============================================================================ queries
 def nebula_at(ctx: Ctx, n: int) -> bool:
     """True while the Living Nebula is in sector n (SGE-EV-NEBULA)."""
-    return any(a["kind"] == "NEBULA" and a["loc"] == n for a in ctx.state["aliens"])
+    for a in ctx.state["aliens"]:   # a plain loop: asked at every step of a Chaos move
+        if a["kind"] == "NEBULA" and a["loc"] == n:
+            return True
+    return False
 
 
 def messiah_radius(ctx: Ctx, marker: dict) -> int:
