@@ -389,10 +389,7 @@ class BattlesScene(QGraphicsScene):
                     continue
                 start = a.pos() + QPointF(COUNTER / 2, COUNTER / 2)
                 end = b.pos() + QPointF(COUNTER / 2, COUNTER / 2)
-                line = self.addLine(start.x(), start.y(), end.x(), end.y(),
-                                    QPen(COLOURS[side], 2.5 if not order.get("single") else 4))
-                line.setZValue(28)
-                line.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                self._arrow(start, end, COLOURS[side], 4 if order.get("single") else 2.5)
         boxes = {"return": QRectF(rect.left() + 40, rect.bottom() - 150, rect.width() / 2 - 60, 130),
                  "eliminate": QRectF(rect.center().x() + 20, rect.bottom() - 150,
                                      rect.width() / 2 - 60, 130)}
@@ -412,6 +409,24 @@ class BattlesScene(QGraphicsScene):
                               for s, v in battle["disengaged"].items())
             self._text(words, QRectF(rect.left() + 12, rect.top() + 30, rect.width() - 24, 20), 9,
                        colour=MUTED)
+
+    def _arrow(self, start: QPointF, end: QPointF, colour: QColor, width: float) -> None:
+        """A target arrow from a firer to its target, its head at the target's edge; drawn over
+        the counters, a little transparent, so a long arrow never hides behind another one."""
+        import math
+        colour = QColor(colour)
+        colour.setAlpha(210)
+        dx, dy = end.x() - start.x(), end.y() - start.y()
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        tip = QPointF(end.x() - ux * COUNTER / 2, end.y() - uy * COUNTER / 2)
+        line = self.addLine(start.x(), start.y(), tip.x(), tip.y(), QPen(colour, width))
+        head = QPolygonF([tip, QPointF(tip.x() - ux * 14 - uy * 7, tip.y() - uy * 14 + ux * 7),
+                          QPointF(tip.x() - ux * 14 + uy * 7, tip.y() - uy * 14 - ux * 7)])
+        arrowhead = self.addPolygon(head, QPen(colour, 1), QBrush(colour))
+        for item in (line, arrowhead):
+            item.setZValue(31)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def set_highlight(self, fleet_ids, colour: QColor | None = None) -> None:
         for fid, item in self.counters.items():
