@@ -261,3 +261,26 @@ def test_a_played_chit_hands_over_to_the_other_player_for_repression(make_window
     verbs = [e["action"]["verb"] for e in prompt["actions"]]
     holds = any(c.startswith("Repression") for c in win.document.state["players"]["red"]["hand"])
     assert "pass" in verbs and ("repress" in verbs) == holds
+
+
+def test_a_whole_hot_seat_game_never_shows_one_player_the_others_secrets(make_window):
+    """BFG-HID-3, BFG-HID-5: two people play a game to its end; at every moment the board on
+    the screen holds no hand, set-aside chits or deployment plan of the player not seated."""
+    win = make_window()
+    start(win, blue="human", red="human", seed=9)
+    for _ in range(6000):
+        QApplication.processEvents()
+        board = win.document.board
+        if board.get("outcome"):
+            break
+        seat = board["seat"]
+        for side, shown in board["players"].items():
+            if side != seat:
+                assert shown["chits"] is None and shown["plan"] == {}
+        if seat != "public":
+            other = "red" if seat == "blue" else "blue"
+            secret = set(win.document.state["players"][other]["hand"])
+            text = json.dumps({k: v for k, v in board.items() if k not in ("prompt", "last_chit")})
+            assert not [c for c in secret if f'"{c}"' in text]
+        assert human_move(win)
+    assert win.document.board["outcome"] is not None
