@@ -33,8 +33,6 @@ ROLES = ("blue", "red")
 PLAYERS = ("human", "bot", "strong")
 TRUE_WORDS = {"1", "true", "on", "yes"}
 FALSE_WORDS = {"0", "false", "off", "no"}
-#: Prompts whose answer stays secret until both players have answered (BFG-HID-3).
-SECRET_PROMPTS = ("deploy", "disengage", "discard")
 #: The options ``all=on`` switches on: the optional rules of seed section 11 and mixed value
 #: chits; not the play settings (secrecy, open hands).
 OPTIONAL_RULES = ("fire_main_weapon", "no_moon", "switcheroo", "switcheroo_d6", "better",

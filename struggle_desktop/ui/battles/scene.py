@@ -21,7 +21,7 @@ from typing import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF)
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene
 
 FONT = "DejaVu Sans"
 COLOURS = {"blue": QColor("#2d6cb5"), "red": QColor("#b5332e")}
