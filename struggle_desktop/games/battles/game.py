@@ -20,6 +20,7 @@ from typing import Any
 from struggle_desktop.engine.actions import action_in
 from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.battles import combat, turn  # noqa: F401 (they register procedures)
@@ -31,23 +32,10 @@ RULES_VERSION = "bfg-rules-1"
 ROLES = ("blue", "red")
 #: Who may sit at a colour in the window (BFG-HID-1): a person or the program at one of its levels.
 PLAYERS = ("human", "bot", "strong")
-TRUE_WORDS = {"1", "true", "on", "yes"}
-FALSE_WORDS = {"0", "false", "off", "no"}
 #: The options ``all=on`` switches on: the optional rules of seed section 11 and mixed value
 #: chits; not the play settings (secrecy, open hands).
 OPTIONAL_RULES = ("fire_main_weapon", "no_moon", "switcheroo", "switcheroo_d6", "better",
                   "mixed_chits")
-
-
-def parse_bool(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in TRUE_WORDS:
-        return True
-    if text in FALSE_WORDS:
-        return False
-    raise BadOption(f"option {key} takes on/off (true/false), not {value!r}")
 
 
 class BattlesGame:

@@ -8,36 +8,10 @@ The house-rules page and outside scripts read the same dict.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from struggle_desktop.engine import data as engine_data
-from struggle_desktop.engine.errors import DataError
-from struggle_desktop.engine.paths import assets_dir
-
-#: The schema of every game's rule-ID list (engine/schemas/rules-list.schema.yaml).
-RULES_LIST_SCHEMA = Path(engine_data.__file__).resolve().parent / "schemas" / "rules-list.schema.yaml"
-RULES_LIST = "struggle-rules.yaml"
-
-
-def load_rule_list(path: Path | None = None) -> dict:
-    """The rule-ID list, validated against its schema; DataError if it is broken."""
-    path = path or assets_dir() / "rules" / RULES_LIST
-    document = engine_data.load_validated(path, RULES_LIST_SCHEMA)
-    ids = [rule["id"] for rule in document["rules"]]
-    if len(set(ids)) != len(ids):
-        raise DataError(f"{path}: a rule ID is listed twice")
-    return document
-
-
-def rule_ids_section(document: dict) -> dict:
-    """The catalog's ``rule_ids``: the list and its counts by source."""
-    by_source: dict[str, int] = {}
-    for rule in document["rules"]:
-        by_source[rule["source"]] = by_source.get(rule["source"], 0) + 1
-    return {"source": document["source"], "count": len(document["rules"]),
-            "by_source": dict(sorted(by_source.items())),
-            "rules": [dict(rule) for rule in document["rules"]]}
+from struggle_desktop.engine.catalog import (load_rule_list, rule_ids_section, rule_list_path,
+                                             table_entries)
 
 
 def map_summary(map_data: dict) -> dict:
@@ -74,12 +48,8 @@ def build_catalog(game: Any) -> dict:
         "system_units": [dict(row) for row in data["system_units"]["counters"]],
         "events": {"kinds": len(markers), "total": sum(m["count"] for m in markers),
                    "markers": markers},
-        "tables": [{"id": tid, "title": t["title"], "reconstructed": bool(t["reconstructed"]),
-                    "rules": list(t.get("rules") or []), "overridden": tid in tables.overrides,
-                    "values": {k: v for k, v in t.items()
-                               if k not in ("id", "title", "reconstructed", "rules")}}
-                   for tid, t in sorted(tables.tables.items())],
+        "tables": table_entries(tables),
         "overrides": dict(tables.overrides),
         "map": map_summary(data.map_data),
-        "rule_ids": rule_ids_section(load_rule_list()),
+        "rule_ids": rule_ids_section(load_rule_list(rule_list_path(game.id))),
     }

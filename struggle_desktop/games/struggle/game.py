@@ -15,6 +15,7 @@ from typing import Any
 
 from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.games.struggle import (aliens, bot, chaos_ops, combat,  # noqa: F401
                                              events, imperial, setup, turn)
@@ -35,8 +36,6 @@ OPTION_HELP = {
     "increased_resources": "Increased Resources (SGE-IRS-1..3)",
     "expeditions": "Expeditions (SGE-EXP-1..4)",
 }
-TRUE_WORDS = {"1", "true", "on", "yes"}
-FALSE_WORDS = {"0", "false", "off", "no"}
 
 
 #: Value types an action holds by value: a flat action of these is copied with dict().
@@ -50,17 +49,6 @@ def copy_action(action: dict) -> dict:
         if type(value) not in _SCALAR_TYPES:
             return clone(action)
     return dict(action)
-
-
-def parse_bool(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in TRUE_WORDS:
-        return True
-    if text in FALSE_WORDS:
-        return False
-    raise BadOption(f"option {key} takes on/off (true/false), not {value!r}")
 
 
 class StruggleGame:
