@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QMessageBox, QStackedWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.document import Frame, GameDocument
@@ -103,14 +103,7 @@ class MainWindow(GameWindow):
 
     def build_centre(self) -> None:
         from struggle_desktop.ui.map.view import MapView
-        self.view = MapView()
-        self.empty_label = QLabel("No game is open.\n\nFile → New Game (Ctrl+N) or "
-                                  "File → Open (Ctrl+O)")
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.centre = QStackedWidget()
-        self.centre.addWidget(self.empty_label)
-        self.centre.addWidget(self.view)
-        self.setCentralWidget(self.centre)
+        self.set_centre(MapView())
 
     # ================================================================== docks
     def build_docks(self) -> None:

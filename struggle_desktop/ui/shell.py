@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMenu, QMenuBar, QMessageBox
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMenu, QMenuBar, QMessageBox,
+                               QStackedWidget, QWidget)
 
 from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import StruggleError
@@ -66,6 +67,18 @@ class GameWindow(QMainWindow):
     # ================================================================== hooks
     def build_centre(self) -> None:
         raise NotImplementedError
+
+    def set_centre(self, view: QWidget) -> None:
+        """The central widget: ``view`` once a game is open, a short note before
+        (``self.centre`` switches between them)."""
+        self.view = view
+        self.empty_label = QLabel("No game is open.\n\nFile → New Game (Ctrl+N) or "
+                                  "File → Open (Ctrl+O)")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.centre = QStackedWidget()
+        self.centre.addWidget(self.empty_label)
+        self.centre.addWidget(view)
+        self.setCentralWidget(self.centre)
 
     def build_docks(self) -> None:
         """Create the panels, add them to the window and list them in ``self.docks``."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QGraphicsView, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QStackedWidget, QVBoxLayout, QWidget)
+                               QPushButton, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.docks.decision import DecisionDock
@@ -205,14 +205,7 @@ class BattlesWindow(GameWindow):
 
     # ================================================================== building
     def build_centre(self) -> None:
-        self.view = TableView()
-        self.empty_label = QLabel("No game is open.\n\nFile → New Game (Ctrl+N) or "
-                                  "File → Open (Ctrl+O)")
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.centre = QStackedWidget()
-        self.centre.addWidget(self.empty_label)
-        self.centre.addWidget(self.view)
-        self.setCentralWidget(self.centre)
+        self.set_centre(TableView())
 
     def build_docks(self) -> None:
         from struggle_desktop.ui.docks.dice import DiceDock
