@@ -320,8 +320,10 @@ class HouseRulesDialog(QDialog):
         self.search_edit = QLineEdit()
         self.search_edit.setObjectName("house-rules-search")
         self.search_edit.setClearButtonEnabled(True)
+        decided = [r["id"] for r in self.catalog["rule_ids"]["rules"] if r["source"] == "DECIDED"]
+        example = f" such as {decided[len(decided) // 2]}" if decided else ""
         self.search_edit.setPlaceholderText("Search tables and rules: a word, a value or a "
-                                            "rule ID such as SGE-CMB-8")
+                                            f"rule ID{example}")
         label = QLabel("&Search:")
         label.setBuddy(self.search_edit)
         row.addWidget(label)
