@@ -199,17 +199,21 @@ def exposure(ctx: Ctx, n: int, side: str, kind: str, mutant=UNKNOWN) -> list[tup
     elif mutant is UNKNOWN:
         mutant = mutant_force_at(ctx, n)
     units = ctx.units
-    factor = ctx.factor
+    types = ctx.data.unit_types
+    morph = kind == "morph"
     for uid in ctx._index().get(n, ()):
         u = units[uid]
         if u["side"] != side:
             continue
-        if kind == "morph" and not ctx.changes_side(u):
-            continue   # SGE-IO-2
+        t = types[u["type"]]
+        if morph and t.never_converts:
+            continue   # SGE-IO-2 (ctx.changes_side)
         if mutant is not None and u["force"] == mutant:
             out.append((uid, 3))   # SGE-CMB-12: only a 3 converts the Mutant's force, all of it
             continue
-        out.append((uid, factor(uid, kind, defending=True)))
+        # ctx.factor(uid, kind, defending=True), written out: parentheses count in defence
+        value = t.mil if kind == "mil" else t.morph
+        out.append((uid, ctx.th_factor(side) if value is None else value))
     s = ctx.system_at(n)
     if s is not None and s["side"] == side:
         mil, morph, _ = ctx.system_values(s)
@@ -314,13 +318,16 @@ def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
     odds = Odds(n, attacker, kind, attack, defence, diff, col, mods)
     odds.results = dict(results)
     own = IMP if attacker == "imp" else CHAOS
+    other = defender_side(attacker)
     exposed = {}
+    affected = odds.affected
     for r in odds.results:
         if r != "-":
-            side = own if r[0] == "A" else defender_side(attacker)
-            if side not in exposed:
-                exposed[side] = exposure(ctx, n, side, kind, mutant=mutant)
-            odds.affected[r] = strike(exposed[side], int(r[1]))
+            side = own if r[0] == "A" else other
+            found = exposed.get(side)
+            if found is None:
+                found = exposed[side] = exposure(ctx, n, side, kind, mutant=mutant)
+            affected[r] = strike(found, int(r[1]))
     return odds
 
 
