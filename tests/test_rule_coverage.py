@@ -34,7 +34,8 @@ DESIGN_DIR = ROOT.parent / "shared" / "design"
 TOOL = ROOT / "tools" / "extract_rule_ids.py"
 #: The games whose rule lists exist, and the size of each checklist (rules-<game>.md section
 #: "Rule checklist": total, SEED, DECIDED).
-CHECKLISTS = {"struggle": (254, 96, 158, "SGE"), "battles": (165, 76, 89, "BFG")}
+CHECKLISTS = {"struggle": (254, 96, 158, "SGE"), "battles": (165, 76, 89, "BFG"),
+              "nobles": (231, 105, 126, "NH")}
 GAMES = sorted(p.name.removesuffix("-rules.yaml") for p in RULES_DIR.glob("*-rules.yaml"))
 
 
