@@ -194,8 +194,10 @@ class BattlesGame:
     # ------------------------------------------------------------------ players
     def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
         """The program player's action for ``role``, decided from ``view(state, role)``
-        only (BFG-HID-10): ``bot`` is the baseline of BFG-AI-1..8, ``strong`` samples the
-        fights it is about to choose, ``random`` picks a legal action with ``rng``."""
+        only (BFG-HID-10): ``bot`` is the baseline of BFG-AI-1..8, ``strong`` the level that
+        samples its deployment plans by playouts (ai.py), ``strong-blue``/``strong-red`` the
+        strong level on one side and the baseline on the other, ``random`` a legal action
+        drawn with ``rng`` (a generator of the caller's, never the game's)."""
         from struggle_desktop.games.battles import ai
 
         if policy not in self.policies:
