@@ -284,3 +284,31 @@ def test_a_whole_hot_seat_game_never_shows_one_player_the_others_secrets(make_wi
             assert not [c for c in secret if f'"{c}"' in text]
         assert human_move(win)
     assert win.document.board["outcome"] is not None
+
+
+def test_opening_a_battles_save_from_the_struggle_window_switches_screens(make_window, qtbot,
+                                                                          tmp_path):
+    """The shell opens a save in the screen of its game: the Struggle window hands over to a
+    new Battles window and closes."""
+    from struggle_desktop.ui.main_window import MainWindow
+    from struggle_desktop.ui.shell import OPEN_WINDOWS
+
+    win = make_window()
+    start(win)
+    path = tmp_path / "b.sgsave"
+    assert win._save_to(path)
+    struggle = MainWindow()
+    struggle.show()
+    qtbot.waitExposed(struggle)
+    assert struggle.open_file(path)
+    opened = OPEN_WINDOWS[-1]
+    try:
+        assert isinstance(opened, BattlesWindow) and opened.isVisible()
+        assert not struggle.isVisible()
+        assert opened.document.game.id == "battles"
+        assert opened.document.game.digest(opened.document.state) == \
+            win.document.game.digest(win.document.state)
+    finally:
+        opened.document.dirty = False
+        opened.close()
+        OPEN_WINDOWS.remove(opened)
