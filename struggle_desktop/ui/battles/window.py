@@ -262,8 +262,7 @@ class BattlesWindow(GameWindow):
         self.overlay.hide()
         self._lock(False)
         self._news_from = len(self.document.state["log"]) if self.document.state else 0
-        self.document.set_seat(role)          # redraws everything for the new seat
-        self.on_document_changed()
+        self.document.set_seat(role)          # its change signal redraws everything for the seat
         self.show_message(f"{SIDE_TITLES[role]} is playing")
 
     def _lock(self, locked: bool) -> None:

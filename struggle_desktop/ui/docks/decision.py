@@ -41,7 +41,7 @@ class DecisionDock(DockPanel):
         self.rule_label = QLabel()
         self.rule_label.setStyleSheet("color: gray")
         self.filter = QLineEdit()
-        self.filter.setPlaceholderText("Filter the choices (e.g. a sector number or unit)")
+        self.filter.setPlaceholderText("Filter the choices (a number, a unit, a place or a chit)")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._apply_filter)
         self.choices = QListWidget()
