@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import yaml
 from struggle_desktop.engine.canonical import digest
 from struggle_desktop.engine.datacache import cached
 from struggle_desktop.engine.errors import DataError
-from struggle_desktop.engine.paths import user_config_dir
+from struggle_desktop.engine.paths import assets_dir, scenarios_dir, user_config_dir
 
 
 # libyaml's safe loader parses the same documents as yaml.safe_load, many times faster.
@@ -112,3 +112,51 @@ def load_tables(game: str, table_dir: Path, schema_dir: Path, use_overrides: boo
         if source is override:
             overrides[stem] = digest(data)
     return TableSet(tables, overrides)
+
+
+def load_scenarios(game: str, schema_path: Path, first: str | None = None) -> dict[str, dict]:
+    """Every ``scenarios/<game>/*.yaml``, validated against ``schema_path``, by id (each id
+    must equal its file's name); ``first`` is listed first, the rest by id. DataError if there
+    are none, or ``first`` is missing."""
+    found: dict[str, dict] = {}
+    for path in sorted(scenarios_dir().joinpath(game).glob("*.yaml")):
+        data = load_validated(path, schema_path)
+        if str(data["id"]) != path.stem:
+            raise DataError(f"{path}: id is {data['id']!r}, expected {path.stem!r}")
+        found[str(data["id"])] = data
+    if not found:
+        raise DataError(f"no {game} scenarios found")
+    if first is not None and first not in found:
+        raise DataError(f"no {game} scenario {first!r} found")
+    return dict(sorted(found.items(), key=lambda kv: (kv[0] != first, kv[0])))
+
+
+class GameData:
+    """The data of one game, loaded lazily and kept for the life of the process: its tables
+    (``assets/tables/<game_id>/``, each checked against ``<schema_dir>/<table>.schema.yaml``)
+    and its scenarios. A game subclasses it and adds views of its own."""
+
+    game_id = ""
+    schema_dir: Path = Path()
+    #: The scenario listed first (the default one), if any.
+    default_scenario: str | None = None
+
+    def __init__(self, use_overrides: bool = True):
+        self.use_overrides = use_overrides
+
+    @cached_property
+    def tables(self) -> TableSet:
+        return load_tables(self.game_id, assets_dir() / "tables" / self.game_id, self.schema_dir,
+                           use_overrides=self.use_overrides)
+
+    def __getitem__(self, table_id: str) -> Any:
+        return self.tables[table_id]
+
+    @cached_property
+    def scenarios(self) -> dict[str, dict]:
+        return load_scenarios(self.game_id, self.schema_dir / "scenario.schema.yaml",
+                              first=self.default_scenario)
+
+    @cached_property
+    def data_digest(self) -> str:
+        return digest({"tables": self.tables.data_digest, "scenarios": digest(self.scenarios)})

@@ -9,12 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
-from struggle_desktop.engine.canonical import digest
-from struggle_desktop.engine.data import TableSet, load_tables, load_validated
-from struggle_desktop.engine.errors import DataError
-from struggle_desktop.engine.paths import assets_dir, scenarios_dir
+from struggle_desktop.engine.data import GameData
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 SIDES = ("blue", "red")
@@ -39,36 +35,12 @@ class FleetType:
     buildable: bool
 
 
-class BattlesData:
+class BattlesData(GameData):
     """All Battles data, loaded lazily and kept for the life of the process."""
 
-    def __init__(self, use_overrides: bool = True):
-        self.use_overrides = use_overrides
-
-    @cached_property
-    def tables(self) -> TableSet:
-        return load_tables("battles", assets_dir() / "tables" / "battles", SCHEMA_DIR,
-                           use_overrides=self.use_overrides)
-
-    def __getitem__(self, table_id: str) -> Any:
-        return self.tables[table_id]
-
-    @cached_property
-    def scenarios(self) -> dict[str, dict]:
-        found = {}
-        for path in sorted(scenarios_dir().joinpath("battles").glob("*.yaml")):
-            data = load_validated(path, SCHEMA_DIR / "scenario.schema.yaml")
-            if data["id"] != path.stem:
-                raise DataError(f"{path}: id is {data['id']!r}, expected {path.stem!r}")
-            found[data["id"]] = data
-        if not found:
-            raise DataError("no Battles scenarios found")
-        # Civil War is the default (BFG-SCN-1): listed first.
-        return dict(sorted(found.items(), key=lambda kv: (kv[0] != "civil-war", kv[0])))
-
-    @cached_property
-    def data_digest(self) -> str:
-        return digest({"tables": self.tables.data_digest, "scenarios": digest(self.scenarios)})
+    game_id = "battles"
+    schema_dir = SCHEMA_DIR
+    default_scenario = "civil-war"      # BFG-SCN-1
 
     # ----------------------------------------------------------------- convenient views
     @cached_property

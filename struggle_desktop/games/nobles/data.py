@@ -11,12 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
-from struggle_desktop.engine.canonical import digest
-from struggle_desktop.engine.data import TableSet, load_tables, load_validated
+from struggle_desktop.engine.data import GameData
 from struggle_desktop.engine.errors import DataError
-from struggle_desktop.engine.paths import assets_dir, scenarios_dir
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 CATEGORIES = ("noble", "jumpship", "nuke", "army")
@@ -65,36 +62,12 @@ class Ally:
     buyable: str | None
 
 
-class NoblesData:
+class NoblesData(GameData):
     """All Noble Houses data, loaded lazily and kept for the life of the process."""
 
-    def __init__(self, use_overrides: bool = True):
-        self.use_overrides = use_overrides
-
-    @cached_property
-    def tables(self) -> TableSet:
-        return load_tables("nobles", assets_dir() / "tables" / "nobles", SCHEMA_DIR,
-                           use_overrides=self.use_overrides)
-
-    def __getitem__(self, table_id: str) -> Any:
-        return self.tables[table_id]
-
-    @cached_property
-    def scenarios(self) -> dict[str, dict]:
-        found = {}
-        for path in sorted(scenarios_dir().joinpath("nobles").glob("*.yaml")):
-            data = load_validated(path, SCHEMA_DIR / "scenario.schema.yaml")
-            if data["id"] != path.stem:
-                raise DataError(f"{path}: id is {data['id']!r}, expected {path.stem!r}")
-            found[data["id"]] = data
-        if DEFAULT_SCENARIO not in found:
-            raise DataError(f"no Noble Houses scenario {DEFAULT_SCENARIO!r} found")
-        # The standard scenario (NH-SETUP-7) is listed first.
-        return dict(sorted(found.items(), key=lambda kv: (kv[0] != DEFAULT_SCENARIO, kv[0])))
-
-    @cached_property
-    def data_digest(self) -> str:
-        return digest({"tables": self.tables.data_digest, "scenarios": digest(self.scenarios)})
+    game_id = "nobles"
+    schema_dir = SCHEMA_DIR
+    default_scenario = DEFAULT_SCENARIO     # the standard scenario (NH-SETUP-7)
 
     # ----------------------------------------------------------------- convenient views
     @cached_property
