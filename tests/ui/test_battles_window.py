@@ -312,3 +312,38 @@ def test_opening_a_battles_save_from_the_struggle_window_switches_screens(make_w
         opened.document.dirty = False
         opened.close()
         OPEN_WINDOWS.remove(opened)
+
+
+def test_picking_up_a_fleet_lights_where_it_may_go(make_window, qtbot):
+    """Holding a counter lights every region it may be deployed to; letting go clears them
+    (ARCHITECTURE section 5, drag and drop)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    fid = win.document.board["players"]["blue"]["display"][0]
+    legal = {a["region"] for a in win.prompt_actions()
+             if a["verb"] == "assign" and a["fleet"] == fid}
+    viewport = win.view.viewport()
+    point = win.view.mapFromScene(win.scene.counters[fid].sceneBoundingRect().center())
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    assert len(win.scene._target_marks) == len(legal) == 6
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    assert win.scene._target_marks == []
+
+
+def test_a_firer_dropped_on_a_friend_is_refused_with_the_reason(make_window, qtbot):
+    """BFG-CMB-4: targets are enemy fleets; the status bar says why a drop did nothing."""
+    win = make_window()
+    start(win, seed=5)
+    assert play_until(win, waiting("targets"))
+    shot = next(a for a in win.prompt_actions() if a["verb"] == "target")
+    friend = next(f for f in win.document.board["battle"]["firing"][win.document.seat]
+                  if f != shot["firer"])
+    before = len(win.document.session.actions)
+    drag(qtbot, win.view, win.scene.counters[shot["firer"]],
+         win.scene.counters[friend].sceneBoundingRect().center())
+    assert len(win.document.session.actions) == before
+    assert win.status_text.text().startswith("Not possible: target is not possible now")

@@ -136,6 +136,8 @@ class CounterItem(QGraphicsObject):
         self._home = self.pos()
         self._z = self.zValue()
         self.setZValue(100)
+        if self.board_scene.draggable(self.fleet_id):
+            self.board_scene.show_targets(self.fleet_id)   # where it may go, while held
         event.accept()
 
     def mouseMoveEvent(self, event) -> None:
@@ -146,6 +148,7 @@ class CounterItem(QGraphicsObject):
     def mouseReleaseEvent(self, event) -> None:
         press, self._press = self._press, None
         self.setZValue(getattr(self, "_z", 10))
+        self.board_scene.clear_targets()
         if press is None:
             return
         moved = (event.scenePos() - press).manhattanLength() > 6
@@ -168,6 +171,9 @@ class BattlesScene(QGraphicsScene):
         self.setSceneRect(QRectF(0, 0, WIDTH, HEIGHT))
         self.setBackgroundBrush(PAPER)
         self.draggable: Callable[[str], bool] = lambda _fid: False
+        #: Where a held counter may be dropped: "region:N", "display:side", "fleet:ID".
+        self.drop_targets: Callable[[str], list[str]] = lambda _fid: []
+        self._target_marks: list = []
         self.counters: dict[str, CounterItem] = {}
         self.region_rects = {r["number"]: region_rect(r["column"], r["row"])
                              for r in layout["regions"]}
@@ -213,6 +219,7 @@ class BattlesScene(QGraphicsScene):
     # ------------------------------------------------------------------ drawing
     def show_board(self, board: dict | None) -> None:
         self.clear()
+        self._target_marks = []
         self.counters = {}
         self.battle_rect = None
         self.board = board
@@ -427,6 +434,31 @@ class BattlesScene(QGraphicsScene):
         for item in (line, arrowhead):
             item.setZValue(31)
             item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def show_targets(self, fleet_id: str) -> None:
+        """Light the places the held counter may be dropped on (ARCHITECTURE section 5)."""
+        self.clear_targets()
+        pen = QPen(ACCENT, 5)
+        fleets = []
+        for target in self.drop_targets(fleet_id):
+            kind, _, name = target.partition(":")
+            rect = (self.region_rects.get(int(name)) if kind == "region"
+                    else DISPLAYS.get(name) if kind == "display" else None)
+            if rect is not None:
+                mark = self.addRect(rect.adjusted(2, 2, -2, -2), pen)
+                mark.setZValue(40)
+                mark.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                self._target_marks.append(mark)
+            elif kind == "fleet":
+                fleets.append(name)
+        self.set_highlight(fleets, ACCENT)
+
+    def clear_targets(self) -> None:
+        for mark in self._target_marks:
+            if mark.scene() is self:
+                self.removeItem(mark)
+        self._target_marks = []
+        self.set_highlight([])
 
     def set_highlight(self, fleet_ids, colour: QColor | None = None) -> None:
         for fid, item in self.counters.items():

@@ -326,6 +326,7 @@ class BattlesWindow(GameWindow):
         self.scene = BattlesScene(self.document.layout, self)
         self.view.setScene(self.scene)
         self.scene.draggable = self.draggable
+        self.scene.drop_targets = self.drop_targets
         self.scene.fleet_dropped.connect(self.fleet_dropped)
         self.scene.region_clicked.connect(self.region_clicked)
         self.scene.fleet_clicked.connect(self.fleet_clicked)
@@ -398,6 +399,31 @@ class BattlesWindow(GameWindow):
         return any(a.get("fleet") == fleet_id or a.get("firer") == fleet_id
                    for a in self.prompt_actions() if a["verb"] in ("assign", "target"))
 
+    def drop_targets(self, fleet_id: str) -> list[str]:
+        """Every place a drop of ``fleet_id`` answers the prompt (the scene lights them)."""
+        out = []
+        for a in self.prompt_actions():
+            if a["verb"] == "assign" and a["fleet"] == fleet_id:
+                out.append(f"region:{a['region']}")
+            elif a["verb"] == "unassign" and a["fleet"] == fleet_id:
+                out.append(f"display:{self.document.seat}")
+            elif a["verb"] == "target" and a["firer"] == fleet_id and "shot" not in a:
+                out.append(f"fleet:{a['target']}")
+        return out
+
+    def drop_refusal(self, fleet_id: str, target: str) -> str:
+        """Why a drop there does nothing, in the rules' words where an action was meant."""
+        kind, _, name = target.partition(":")
+        verbs = {a["verb"] for a in self.prompt_actions()}
+        if kind == "region" and "assign" in verbs:
+            return self.document.check({"verb": "assign", "fleet": fleet_id,
+                                        "region": int(name)}) or "it is already planned there"
+        if kind == "fleet" and "target" in verbs:
+            return self.document.check({"verb": "target", "firer": fleet_id, "target": name}) \
+                or "choose another target"
+        return ("drop a fleet on a region to deploy it, or a firer on an enemy fleet to "
+                "target it")
+
     def drop_action(self, fleet_id: str, target: str) -> dict | None:
         """The legal action a drop of ``fleet_id`` on ``target`` means, if any."""
         for a in self.prompt_actions():
@@ -413,8 +439,7 @@ class BattlesWindow(GameWindow):
     def fleet_dropped(self, fleet_id: str, target: str) -> None:
         action = self.drop_action(fleet_id, target)
         if action is None:
-            self.show_message("Not possible: drop a fleet on a region to deploy it, or a firer "
-                              "on an enemy fleet to target it")
+            self.show_message(f"Not possible: {self.drop_refusal(fleet_id, target)}")
             self.scene.show_board(self.document.board)
             return
         if not self.perform(action):
