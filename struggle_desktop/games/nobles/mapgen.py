@@ -62,27 +62,40 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from struggle_desktop.engine.hexgrid import Hex, HexGrid, distance
 
-# The values below are [DECIDED] rules (NH-MAP-13, NH-MAP-16, NH-MAP-17); callers that load
-# them from the house-rules data pass their own through the keyword arguments.
+@dataclass(frozen=True)
+class MapRules:
+    """The generator's [DECIDED] values (NH-MAP-13, NH-MAP-16, NH-MAP-17), read from the
+    editable table ``assets/tables/nobles/map_settings.yaml`` (:meth:`from_table`)."""
 
-#: NH-MAP-16: setting -> (lowest, highest) count.
-SETTING_RANGES: dict[str, tuple[int, int]] = {
-    "obstacles": (0, 8),
-    "jump_stations": (0, 4),
-    "empty_systems": (0, 4),
-    "stargate_pairs": (0, 1),
-}
-#: NH-MAP-13 step 3: obstacle type by d6.
-OBSTACLE_TYPES: dict[int, str] = {1: "nebula", 2: "nebula", 3: "black_hole", 4: "black_hole",
-                                  5: "supernova", 6: "supernova"}
-#: NH-MAP-17: the two ends of a stargate pair are at least this far apart.
-STARGATE_MIN_DISTANCE = 6
-#: NH-MAP-13 step 7: maps tried before giving up.
-MAX_ATTEMPTS = 1000
+    #: NH-MAP-16: setting -> (lowest, highest) count.
+    ranges: Mapping[str, tuple[int, int]]
+    #: NH-MAP-13 step 3: the obstacle type for d6 faces 1-6.
+    obstacle_by_d6: tuple[str, ...]
+    #: NH-MAP-17: the two ends of a stargate pair are at least this far apart.
+    stargate_min_distance: int
+    #: NH-MAP-13 step 7: maps tried before giving up.
+    max_attempts: int
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any]) -> "MapRules":
+        return cls(ranges={name: (row["min"], row["max"]) for name, row in table["settings"].items()},
+                   obstacle_by_d6=tuple(table["obstacle_by_d6"]),
+                   stargate_min_distance=table["stargate_min_distance"],
+                   max_attempts=table["max_attempts"])
+
+
+def default_rules() -> MapRules:
+    """The map rules of the shipped (or the player's overriding) map_settings table."""
+    from struggle_desktop.games.nobles.data import default_data
+
+    return MapRules.from_table(default_data()["map_settings"])
+
+
 #: NH-MAP-18: every system hex must be reachable from here.
 VALIDATION_START = Hex(1, 1)
 #: The standard board (NH-MAP-1).
@@ -125,18 +138,20 @@ def key_hex(key: str) -> Hex:
 
 
 # ------------------------------------------------------------------------------ inputs
-def check_settings(settings: Mapping[str, int] | None) -> dict[str, int]:
-    """NH-MAP-16's settings, every one present, checked against :data:`SETTING_RANGES`.
+def check_settings(settings: Mapping[str, int] | None,
+                   rules: MapRules | None = None) -> dict[str, int]:
+    """NH-MAP-16's settings, every one present, checked against the rules' ranges.
 
     Missing settings are 0 (the default); an unknown name or a value out of range is a
     ValueError naming it.
     """
+    ranges = (rules or default_rules()).ranges
     given = dict(settings or {})
-    unknown = sorted(set(given) - set(SETTING_RANGES))
+    unknown = sorted(set(given) - set(ranges))
     if unknown:
-        raise ValueError(f"unknown map settings {unknown}; known: {sorted(SETTING_RANGES)}")
+        raise ValueError(f"unknown map settings {unknown}; known: {sorted(ranges)}")
     checked = {}
-    for name, (low, high) in SETTING_RANGES.items():
+    for name, (low, high) in ranges.items():
         value = given.get(name, 0)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ValueError(f"map setting {name} must be an integer from {low} to {high}, "
@@ -200,7 +215,7 @@ def build_map(worlds: Mapping[str, HexLike],
         put(h, {"kind": "world", "name": name})
     typed = obstacles.items() if isinstance(obstacles, Mapping) else ((h, "nebula")
                                                                        for h in obstacles)
-    kinds = set(OBSTACLE_TYPES.values())
+    kinds = set(default_rules().obstacle_by_d6)
     for h, kind in typed:
         if kind not in kinds:
             raise ValueError(f"unknown obstacle type {kind!r}; known: {sorted(kinds)}")
@@ -255,7 +270,7 @@ def _free_roll(rng: Dice, grid: HexGrid, taken: set[Hex],
 
 def _place_everything(rng: Dice, grid: HexGrid, corners: Mapping[str, Hex],
                       worlds: Sequence[str], counts: Mapping[str, int],
-                      stargate_min_distance: int) -> GameMap:
+                      stargate_min_distance: int, obstacle_by_d6: Sequence[str]) -> GameMap:
     """Steps 1 to 6 of NH-MAP-13, rolling in exactly the rules' order."""
     taken: set[Hex] = set(corners.values())            # step 1: the homeworlds
 
@@ -270,7 +285,7 @@ def _place_everything(rng: Dice, grid: HexGrid, corners: Mapping[str, Hex],
     obstacles = {}
     for _ in range(counts["obstacles"]):                 # step 3: the hex, then its type
         h = roll()
-        obstacles[h] = OBSTACLE_TYPES[rng.d6()]
+        obstacles[h] = obstacle_by_d6[rng.d6() - 1]
     stations = [roll() for _ in range(counts["jump_stations"])]       # step 4
     empties = [roll() for _ in range(counts["empty_systems"])]        # step 5
     gates = []
@@ -284,8 +299,8 @@ def _place_everything(rng: Dice, grid: HexGrid, corners: Mapping[str, Hex],
 def generate_map(rng: Dice, seat_homeworlds: Sequence[str], homeworlds: Sequence[str],
                  worlds: Sequence[str], settings: Mapping[str, int] | None = None,
                  jump_range: int = 3, *, width: int = 10, height: int = 10,
-                 max_attempts: int = MAX_ATTEMPTS,
-                 stargate_min_distance: int = STARGATE_MIN_DISTANCE) -> GameMap:
+                 rules: MapRules | None = None, max_attempts: int | None = None,
+                 stargate_min_distance: int | None = None) -> GameMap:
     """A random valid map (NH-MAP-13), as the dict of the module docstring.
 
     - ``rng``: the game's generator (anything with ``below(n)`` and ``d6()``); it is advanced
@@ -298,8 +313,14 @@ def generate_map(rng: Dice, seat_homeworlds: Sequence[str], homeworlds: Sequence
 
     Maps failing validation are discarded and step 1 starts again on the same dice stream;
     after ``max_attempts`` failures a MapGenerationError names the settings.
+    - ``rules``: the generator's decided values (default: the map_settings table);
+      ``max_attempts`` and ``stargate_min_distance`` override two of them.
     """
-    counts = check_settings(settings)
+    rules = rules or default_rules()
+    max_attempts = rules.max_attempts if max_attempts is None else max_attempts
+    if stargate_min_distance is None:
+        stargate_min_distance = rules.stargate_min_distance
+    counts = check_settings(settings, rules)
     if isinstance(jump_range, bool) or not isinstance(jump_range, int) or jump_range < 1:
         raise ValueError(f"the jump range must be a positive integer, not {jump_range!r}")
     grid = HexGrid(width, height)
@@ -315,7 +336,7 @@ def generate_map(rng: Dice, seat_homeworlds: Sequence[str], homeworlds: Sequence
     for attempt in range(1, max_attempts + 1):
         try:
             game_map = _place_everything(rng, grid, corners, worlds, counts,
-                                         stargate_min_distance)
+                                         stargate_min_distance, rules.obstacle_by_d6)
         except _NoRoom:
             continue
         if not unreachable_systems(game_map, jump_range):          # step 7

@@ -443,3 +443,22 @@ def test_nh_map_8_one_feature_per_hex_in_hand_made_maps():
 def test_hex_keys():
     assert hex_key((3, 4)) == "3,4" and key_hex("10,1") == Hex(10, 1)
     assert all(key_hex(hex_key(h)) == h for h in HexGrid().hexes())
+
+
+def test_the_generators_decided_values_come_from_the_map_settings_table():
+    """NH-MAP-16, NH-MAP-17: ranges, obstacle types and the stargate distance are read from
+    the editable table; a changed table changes the generator."""
+    from struggle_desktop.games.nobles.data import default_data
+
+    table = default_data()["map_settings"]
+    rules = mapgen.default_rules()
+    assert rules.ranges["obstacles"] == (table["settings"]["obstacles"]["min"],
+                                         table["settings"]["obstacles"]["max"])
+    assert rules.stargate_min_distance == table["stargate_min_distance"]
+    only_supernovas = mapgen.MapRules(rules.ranges, ("supernova",) * 6, 6, 1000)
+    game_map = generate(Rng.from_seed(3), {"obstacles": 4}, rules=only_supernovas)
+    kinds = {f["obstacle"] for f in game_map["features"].values() if f["kind"] == "obstacle"}
+    assert kinds == {"supernova"}
+    wider = mapgen.MapRules({**rules.ranges, "obstacles": (0, 2)}, rules.obstacle_by_d6, 6, 1000)
+    with pytest.raises(ValueError, match="obstacles"):
+        generate(Rng.from_seed(3), {"obstacles": 4}, rules=wider)
