@@ -87,6 +87,7 @@ def test_docstring_examples():
 
 # ---------------------------------------------------------------------- scripted dice
 def test_the_scripted_layout_is_valid():
+    """NH-MAP-18: the layout the scripted tests use passes the connectivity check."""
     layout = build_map({**homeworld_corners(HOMEWORLDS, HOMEWORLDS),
                         **dict(zip(WORLDS, LAYOUT))})
     assert is_valid(layout, 3)
@@ -142,6 +143,7 @@ def test_nh_map_13_roll_order_of_every_step():
 @pytest.mark.parametrize("roll, kind", [(1, "nebula"), (2, "nebula"), (3, "black_hole"),
                                         (4, "black_hole"), (5, "supernova"), (6, "supernova")])
 def test_nh_map_13_obstacle_type_by_d6(roll, kind):
+    """NH-MAP-13 step 3: after its hex, an obstacle's type by d6 (1-2, 3-4, 5-6)."""
     dice = ScriptedDice(faces(*LAYOUT) + faces((6, 6)) + [roll])
     m = generate(dice, {"obstacles": 1})
     assert m["features"]["6,6"] == {"kind": "obstacle", "obstacle": kind}
@@ -218,6 +220,7 @@ def test_nh_map_11_seats_take_their_corners_and_the_rest_go_in_table_order(seats
 @pytest.mark.parametrize("seats", [["Lortran", "Lortran"], ["Lortran", "Quayat"],
                                    HOMEWORLDS + ["Lortran"]])
 def test_bad_seat_homeworlds_are_refused(seats):
+    """NH-MAP-11: one to four different homeworlds, one per seat."""
     with pytest.raises(ValueError):
         generate(Rng.from_seed(1), seats=seats)
 
@@ -335,6 +338,8 @@ def test_same_seed_same_map_and_generator_state_different_seeds_different_maps()
 
 
 def test_larger_boards_roll_each_coordinate_over_their_own_size():
+    """NH-OPT-3: on a W x H board the homeworlds take its corners and coordinates are rolled
+    over the board's own width and height."""
     m = generate(Rng.from_seed(9), {"obstacles": 8}, width=12, height=15)
     assert m["width"] == 12 and m["height"] == 15
     assert {tuple(world_hex(m, n)) for n in HOMEWORLDS} == {(1, 1), (12, 15), (12, 1), (1, 15)}
@@ -411,8 +416,9 @@ def test_nh_map_9_and_nh_map_15_which_hexes_are_destinations():
 
 
 def test_moves_around_obstacles():
-    """The movement rules' own vectors: with an obstacle at (6,5) the move (5,5) -> (7,5) takes
-    3 steps, via (5,4) and (6,4); with obstacles at (6,5), (5,4) and (5,6) it takes 5."""
+    """NH-MOV-5, NH-MOV-6: the movement rules' own vectors: with an obstacle at (6,5) the move
+    (5,5) -> (7,5) takes 3 steps, via (5,4) and (6,4); with obstacles at (6,5), (5,4) and (5,6)
+    it takes 5, so it is out of range 3."""
     worlds = {"Quayat": (5, 5), "Frost": (7, 5)}
     one = build_map(worlds, [(6, 5)])
     assert destinations(one, (5, 5), 3) == {Hex(7, 5): 3}
