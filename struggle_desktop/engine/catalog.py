@@ -48,3 +48,11 @@ def table_entries(tables: TableSet) -> list[dict]:
              "values": {k: v for k, v in t.items()
                         if k not in ("id", "title", "reconstructed", "rules")}}
             for tid, t in sorted(tables.tables.items())]
+
+
+def catalog_header(game) -> dict:
+    """The part of every game's catalog that the game-module interface gives: id, title,
+    roles, versions, scenarios and options."""
+    return {"game": game.id, "title": game.title, "roles": list(game.roles),
+            "rules_version": game.rules_version, "data_digest": game.data_digest(),
+            "scenarios": game.scenarios(), "options": game.options()}

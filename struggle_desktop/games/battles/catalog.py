@@ -8,21 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from struggle_desktop.engine.catalog import (load_rule_list, rule_ids_section, rule_list_path,
-                                             table_entries)
+from struggle_desktop.engine.catalog import (catalog_header, load_rule_list, rule_ids_section,
+                                             rule_list_path, table_entries)
 
 
 def build_catalog(game: Any) -> dict:
     data = game.data
     mix = data["counter_mix"]
     return {
-        "game": game.id,
-        "title": game.title,
-        "roles": list(game.roles),
-        "rules_version": game.rules_version,
-        "data_digest": game.data_digest(),
-        "scenarios": game.scenarios(),
-        "options": game.options(),
+        **catalog_header(game),
         "policies": list(game.policies),
         "units": [{"code": code, **spec} for code, spec in data["units"]["fleet_types"].items()],
         "fleets_per_side": dict(mix["fleets_per_side"]),

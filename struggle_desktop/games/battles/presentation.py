@@ -134,7 +134,8 @@ def prompt_entry(game, state: dict, view: dict, seat: str) -> dict | None:
     pending = view.get("pending")
     if not pending or pending["role"] != seat or view.get("outcome"):
         return None
-    actions = [{"action": a, "label": describe_action(game, state, a),
+    ctx = Ctx(state, PROCEDURES, game.data)       # one context for every label
+    actions = [{"action": a, "label": describe_action(game, state, a, ctx),
                 "map": a["verb"] in MAP_VERBS} for a in view["legal_actions"]]
     return {"kind": pending["kind"], "text": pending["text"], "rule": pending.get("rule", ""),
             "role": pending["role"], "actions": actions}
@@ -152,9 +153,9 @@ def outcome_entry(outcome: dict | None) -> dict | None:
                               f"with the Chaos Index at {outcome['ci']}"}
 
 
-def describe_action(game, state: dict, action: dict) -> str:
-    """A legal action in a player's words."""
-    ctx = Ctx(state, PROCEDURES, game.data)
+def describe_action(game, state: dict, action: dict, ctx: Ctx | None = None) -> str:
+    """A legal action in a player's words (``ctx``: a context already open on ``state``)."""
+    ctx = ctx or Ctx(state, PROCEDURES, game.data)
     verb = action["verb"]
     name = ctx.region_name
     if verb == "resolve":

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from struggle_desktop.engine.catalog import (load_rule_list, rule_ids_section, rule_list_path,
-                                             table_entries)
+from struggle_desktop.engine.catalog import (catalog_header, load_rule_list, rule_ids_section,
+                                             rule_list_path, table_entries)
 
 
 def map_summary(map_data: dict) -> dict:
@@ -37,13 +37,7 @@ def build_catalog(game: Any) -> dict:
     markers = [dict(m) for m in data["event_pool"]["markers"]]
     units = [{"code": code, **spec} for code, spec in data["units"]["mobile_units"].items()]
     return {
-        "game": game.id,
-        "title": game.title,
-        "roles": list(game.roles),
-        "rules_version": game.rules_version,
-        "data_digest": game.data_digest(),
-        "scenarios": game.scenarios(),
-        "options": game.options(),
+        **catalog_header(game),
         "units": units,
         "system_units": [dict(row) for row in data["system_units"]["counters"]],
         "events": {"kinds": len(markers), "total": sum(m["count"] for m in markers),
