@@ -522,3 +522,16 @@ def test_dialogs_use_the_game_object_not_rules_internals():
     for path in DIALOG_SOURCES.glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "games.struggle" not in source, path.name
+
+
+def test_switching_games_leaves_no_rows_of_the_old_games_options_on_screen(qtbot):
+    """The old game's option rows are hidden at once, not only when Qt deletes them later."""
+    from PySide6.QtWidgets import QCheckBox
+
+    dialog = NewGameDialog(game_ids=["struggle", "battles"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.game_combo.setCurrentIndex(dialog.game_combo.findData("battles"))
+    shown = {box.objectName() for box in dialog.findChildren(QCheckBox) if box.isVisible()}
+    assert "option-no_moon" in shown
+    assert not any(name in shown for name in ("option-nexus", "option-stargates"))

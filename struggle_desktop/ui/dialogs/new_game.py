@@ -355,14 +355,15 @@ class NewGameDialog(QDialog):
         return f"{scenario['id']}. {scenario['title']}\n     {length}"
 
     def _build_option_boxes(self, options: dict) -> None:
-        for box in self._option_boxes.values():
-            box.deleteLater()
         self._option_boxes.clear()
         self._option_combos.clear()
         self._option_notes.clear()
         while self.options_grid.count():
             widget = self.options_grid.takeAt(0).widget()
             if widget is not None:
+                # Hidden at once: deleteLater waits for the event loop, and until then the
+                # old game's rows would still be drawn under the new ones.
+                widget.hide()
                 widget.deleteLater()
         row = 0
         for key, spec in options.items():
@@ -384,6 +385,7 @@ class NewGameDialog(QDialog):
             if spec.get("type") != "bool" or key == "all":
                 continue
             name, rules = option_title(spec.get("help", key))
+            rules = rules or spec.get("rule", "")
             box = QCheckBox(name)
             box.setObjectName(f"option-{key}")
             box.setChecked(bool(spec.get("default", False)))
