@@ -532,6 +532,11 @@ def test_switching_games_leaves_no_rows_of_the_old_games_options_on_screen(qtbot
     qtbot.addWidget(dialog)
     dialog.show()
     dialog.game_combo.setCurrentIndex(dialog.game_combo.findData("battles"))
-    shown = {box.objectName() for box in dialog.findChildren(QCheckBox) if box.isVisible()}
+    old = [box for box in dialog.findChildren(QCheckBox)
+           if box.objectName() in ("option-nexus", "option-stargates")]
+    assert old and all(box.isHidden() for box in old)     # before Qt gets to delete them
+    qtbot.wait(20)          # new rows of a shown dialog appear on the next event-loop turn
+    shown = {box.objectName() for box in dialog.findChildren(QCheckBox)
+             if box.isVisibleTo(dialog)}
     assert "option-no_moon" in shown
     assert not any(name in shown for name in ("option-nexus", "option-stargates"))
