@@ -148,6 +148,7 @@ class Player:
         return plan
 
     def on_deploy(self) -> dict:
+        """BFG-AI-2's plan (the stronger level's sampled one), one assignment per answer."""
         plan = self.sampled_deployment() if self.strong else self.deployment_plan()
         made = {fid: region for fid, region in self.view["players"][self.side]["deploy"]}
         for fid in self.ctx.fleets_where(self.side, "display"):
@@ -157,16 +158,17 @@ class Player:
 
     def on_defend(self) -> dict:
         """Invasion set-up (BFG-SCN-8): fill each region's budget, dearest fleets first."""
-        for action in self.legal:
-            if action["verb"] == "place":
-                best = max((a for a in self.legal if a["verb"] == "place"
-                            and a["region"] == action["region"]),
-                           key=lambda a: self.game.data.fleet_types[a["type"]].cost)
-                return best
-        return {"verb": "done"}
+        places = [a for a in self.legal if a["verb"] == "place"]
+        if not places:
+            return {"verb": "done"}
+        first = places[0]["region"]              # regions are filled one after another
+        return max((a for a in places if a["region"] == first),
+                   key=lambda a: self.game.data.fleet_types[a["type"]].cost)
 
     # ------------------------------------------------------------------ actions (AI-3)
     def on_action(self) -> dict:
+        """BFG-AI-3's priority list; the stronger level may weigh a few candidates by playouts
+        (``strong_action_playouts``, off by default)."""
         baseline = self.baseline_action()
         if not self.strong:
             return baseline
@@ -298,17 +300,21 @@ class Player:
 
     # ------------------------------------------------------------------ combat (AI-4..6)
     def on_tactical_segment(self) -> dict:
+        """BFG-CHIT-14: the extra die goes where the fleet is stronger (Military on a tie)."""
         fid = self.pending["fleet"]
         segment = "mil" if self.ctx.value(fid, "mil") >= self.ctx.value(fid, "morph") else "morph"
         return {"verb": "segment", "fleet": fid, "segment": segment}
 
     def target_priority(self, fid: str, segment: str) -> tuple:
+        """BFG-AI-4: dearest first, a CG before an SF in Military; an IO last in Morph."""
         ctx = self.ctx
         if segment == "mil":
             return (-self.cost(fid), ctx.fleet(fid)["type"] != "CG", ctx.fleet(fid)["seq"])
         return (ctx.fleet(fid)["type"] == "IO", -self.cost(fid), ctx.fleet(fid)["seq"])
 
     def on_targets(self) -> dict:
+        """BFG-AI-4, one firer per answer; the legal list already enforces BFG-CMB-6, so once
+        every target is covered the extra firers double up on the dearest."""
         segment = self.pending["segment"]
         targets = [a for a in self.legal if a["verb"] == "target"]
         firers = []
@@ -325,6 +331,7 @@ class Player:
         return next(a for a in mine if a["target"] == best["target"] and "shot" not in a)
 
     def on_disengage(self) -> dict:
+        """BFG-AI-5: leave below 0.75 of the enemy's strength (the stronger level samples)."""
         region = self.view["battle"]["region"]
         if self.strong:
             return self.sampled_disengage(region)
@@ -333,12 +340,14 @@ class Player:
         return {"verb": "stay"}
 
     def on_pursue(self) -> dict:
+        """BFG-AI-5: pursue with at least one AF and as many AFs as the enemy."""
         region = self.view["battle"]["region"]
         mine = self.ctx.fleets_where(self.side, ("map", "garrison"), region=region, ftype="AF")
         theirs = self.ctx.fleets_where(self.enemy, ("map", "garrison"), region=region, ftype="AF")
         return {"verb": "pursue" if mine and len(mine) >= len(theirs) else "no_pursuit"}
 
     def on_pursuit_losses(self) -> dict:
+        """BFG-PUR-8: the owner picks its losses; the program gives up its cheapest fleet."""
         return min((a for a in self.legal),
                    key=lambda a: (self.cost(a["fleet"]), a["fleet"]))
 
@@ -372,6 +381,7 @@ class Player:
         return len(self.ctx.fleets_where(self.side, ("display", "map", "garrison"), ftype=code))
 
     def on_build(self) -> dict:
+        """BFG-AI-7's buying order."""
         options = {a["type"] for a in self.legal if a["verb"] == "build"}
         rp = self.view["players"][self.side]["rp"]
         if "WS" in options and not self.in_play("WS"):
