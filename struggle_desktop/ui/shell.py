@@ -262,32 +262,34 @@ class GameWindow(QMainWindow):
     def after_new_game(self) -> None:
         """Reset what the screen keeps about the previous game (a selection...)."""
 
-    def open_file(self, path: Path | str) -> bool:
+    def open_file(self, path: Path | str) -> "GameWindow | None":
+        """Open a save; returns the window now showing it (this one, or the new window of
+        the save's screen), or None after telling the player why not."""
         if not self.maybe_keep_changes():
-            return False
+            return None
         try:
             game_id = saves.read_document(path)["game"]
             target = self.window_for(game_id)
         except StruggleError as exc:
             QMessageBox.warning(self, "Cannot open the game", str(exc))
-            return False
+            return None
         if target is not self:
             return target.open_file(path)
         try:
             note = self.document.open(path)
         except StruggleError as exc:
             QMessageBox.warning(self, "Cannot open the game", str(exc))
-            return False
+            return None
         if Path(path) != autosave_path():
             self.add_recent(Path(path))
         self.show_message(note)
-        return True
+        return self
 
     def resume_autosave(self, path: Path) -> bool:
         """Continue the game of a run that ended abruptly; it becomes an unsaved game again."""
-        if not self.open_file(path):
+        window = self.open_file(path)
+        if window is None:
             return False
-        window = OPEN_WINDOWS[-1] if OPEN_WINDOWS and not self.isVisible() else self
         window.document.path = None
         window.document.dirty = True
         window.document.changed.emit()

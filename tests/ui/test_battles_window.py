@@ -347,3 +347,27 @@ def test_a_firer_dropped_on_a_friend_is_refused_with_the_reason(make_window, qtb
          win.scene.counters[friend].sceneBoundingRect().center())
     assert len(win.document.session.actions) == before
     assert win.status_text.text().startswith("Not possible: target is not possible now")
+
+
+def test_resuming_a_battles_autosave_from_the_struggle_window(make_window, qtbot, tmp_path):
+    """After a crash the program starts on the Struggle screen; resuming a Battles autosave
+    opens it in a Battles window, as an unsaved game."""
+    from struggle_desktop.ui.main_window import MainWindow
+    from struggle_desktop.ui.shell import OPEN_WINDOWS
+
+    win = make_window()
+    start(win)
+    path = tmp_path / "auto.sgsave"
+    assert win._save_to(path)
+    struggle = MainWindow()
+    struggle.show()
+    qtbot.waitExposed(struggle)
+    assert struggle.resume_autosave(path)
+    resumed = OPEN_WINDOWS[-1]
+    try:
+        assert isinstance(resumed, BattlesWindow)
+        assert resumed.document.path is None and resumed.document.dirty
+    finally:
+        resumed.document.dirty = False
+        resumed.close()
+        OPEN_WINDOWS.remove(resumed)
