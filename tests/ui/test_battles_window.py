@@ -286,10 +286,10 @@ def test_a_whole_hot_seat_game_never_shows_one_player_the_others_secrets(make_wi
     assert win.document.board["outcome"] is not None
 
 
-def test_opening_a_battles_save_from_the_struggle_window_switches_screens(make_window, qtbot,
-                                                                          tmp_path):
-    """The shell opens a save in the screen of its game: the Struggle window hands over to a
-    new Battles window and closes."""
+@pytest.fixture
+def from_struggle(make_window, qtbot, tmp_path):
+    """A saved Battles game and a shown Struggle window to open it from; the Battles window
+    that opens is closed at the end."""
     from struggle_desktop.ui.main_window import MainWindow
     from struggle_desktop.ui.shell import OPEN_WINDOWS
 
@@ -300,18 +300,36 @@ def test_opening_a_battles_save_from_the_struggle_window_switches_screens(make_w
     struggle = MainWindow()
     struggle.show()
     qtbot.waitExposed(struggle)
-    assert struggle.open_file(path)
-    opened = OPEN_WINDOWS[-1]
-    try:
-        assert isinstance(opened, BattlesWindow) and opened.isVisible()
-        assert not struggle.isVisible()
-        assert opened.document.game.id == "battles"
-        assert opened.document.game.digest(opened.document.state) == \
-            win.document.game.digest(win.document.state)
-    finally:
+    before = len(OPEN_WINDOWS)
+    yield win, path, struggle
+    for opened in OPEN_WINDOWS[before:]:
         opened.document.dirty = False
         opened.close()
-        OPEN_WINDOWS.remove(opened)
+    del OPEN_WINDOWS[before:]
+
+
+def test_opening_a_battles_save_from_the_struggle_window_switches_screens(from_struggle):
+    """The shell opens a save in the screen of its game: the Struggle window hands over to a
+    new Battles window and closes."""
+    win, path, struggle = from_struggle
+    opened = struggle.open_file(path)
+    assert isinstance(opened, BattlesWindow) and opened.isVisible()
+    assert not struggle.isVisible()
+    assert opened.document.game.id == "battles"
+    assert opened.document.game.digest(opened.document.state) == \
+        win.document.game.digest(win.document.state)
+
+
+def test_resuming_a_battles_autosave_from_the_struggle_window(from_struggle):
+    """After a crash the program starts on the Struggle screen; resuming a Battles autosave
+    opens it in a Battles window, as an unsaved game."""
+    from struggle_desktop.ui.shell import OPEN_WINDOWS
+
+    _, path, struggle = from_struggle
+    assert struggle.resume_autosave(path)
+    resumed = OPEN_WINDOWS[-1]
+    assert isinstance(resumed, BattlesWindow)
+    assert resumed.document.path is None and resumed.document.dirty
 
 
 def test_picking_up_a_fleet_lights_where_it_may_go(make_window, qtbot):
@@ -347,27 +365,3 @@ def test_a_firer_dropped_on_a_friend_is_refused_with_the_reason(make_window, qtb
          win.scene.counters[friend].sceneBoundingRect().center())
     assert len(win.document.session.actions) == before
     assert win.status_text.text().startswith("Not possible: target is not possible now")
-
-
-def test_resuming_a_battles_autosave_from_the_struggle_window(make_window, qtbot, tmp_path):
-    """After a crash the program starts on the Struggle screen; resuming a Battles autosave
-    opens it in a Battles window, as an unsaved game."""
-    from struggle_desktop.ui.main_window import MainWindow
-    from struggle_desktop.ui.shell import OPEN_WINDOWS
-
-    win = make_window()
-    start(win)
-    path = tmp_path / "auto.sgsave"
-    assert win._save_to(path)
-    struggle = MainWindow()
-    struggle.show()
-    qtbot.waitExposed(struggle)
-    assert struggle.resume_autosave(path)
-    resumed = OPEN_WINDOWS[-1]
-    try:
-        assert isinstance(resumed, BattlesWindow)
-        assert resumed.document.path is None and resumed.document.dirty
-    finally:
-        resumed.document.dirty = False
-        resumed.close()
-        OPEN_WINDOWS.remove(resumed)
