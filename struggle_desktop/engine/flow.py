@@ -136,6 +136,24 @@ class Context:
                  dice=[{"die": f"pick{n}", "face": k + 1, "modifiers": [], "result": k + 1}])
         return items[k]
 
+    def roll_d6s(self, n: int, rule: str, why: str, refs: Sequence[Any] = ()) -> list[int]:
+        """``n`` d6 rolled one after another and logged as one entry (none if ``n`` is 0)."""
+        faces = [self.rng.d6() for _ in range(n)]
+        if faces:
+            self.log(rule, "roll", f"{why}: {', '.join(map(str, faces))}", refs=refs,
+                     dice=[{"die": "d6", "face": f, "modifiers": [], "result": f} for f in faces])
+        return faces
+
+    def draw_index(self, k: int, rule: str, why: str, refs: Sequence[Any] = ()) -> int:
+        """A random position among ``k`` items (a dk, logged as "face of k"); nothing is
+        rolled when k is 1."""
+        if k <= 1:
+            return 0
+        face = self.rng.below(k) + 1
+        self.log(rule, "draw", f"{why}: {face} of {k}", refs=refs,
+                 dice=[{"die": f"d{k}", "face": face, "modifiers": [], "result": face}])
+        return face - 1
+
 
 def answer(state: dict, action: dict) -> None:
     """Hand the player's answer to the frame that asked, and clear the prompt."""

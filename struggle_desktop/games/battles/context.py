@@ -90,25 +90,6 @@ class Ctx(Context):
         entry["private"] = {"role": side, "text": text}
         return entry
 
-    # --------------------------------------------------------------------------- dice
-    def roll_d6s(self, n: int, rule: str, why: str, refs: Sequence[Any] = ()) -> list[int]:
-        """``n`` d6 rolled one after another and logged as one entry."""
-        faces = [self.rng.d6() for _ in range(n)]
-        if faces:
-            self.log(rule, "roll", f"{why}: {', '.join(map(str, faces))}", refs=refs,
-                     dice=[{"die": "d6", "face": f, "modifiers": [], "result": f} for f in faces])
-        return faces
-
-    def draw_index(self, k: int, rule: str, why: str, refs: Sequence[Any] = ()) -> int:
-        """A random position among ``k`` items (a dk; nothing is rolled when k is 1,
-        BFG-SETUP-8)."""
-        if k <= 1:
-            return 0
-        face = self.rng.below(k) + 1
-        self.log(rule, "draw", f"{why}: {face} of {k}", refs=refs,
-                 dice=[{"die": f"d{k}", "face": face, "modifiers": [], "result": face}])
-        return face - 1
-
     # --------------------------------------------------------------------------- tracks
     @property
     def ci(self) -> int:
