@@ -86,6 +86,13 @@ def split_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
     return options, policy
 
 
+def program_options(game: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The options of a game the program plays throughout: a game may fill in defaults of its
+    own for that case (Noble Houses gives every seat to the program, NH-SIM-3)."""
+    fill = getattr(game, "simulation_options", None)
+    return fill(options) if fill is not None else options
+
+
 def check_setup(game: Any, scenario: str, options: dict[str, Any]) -> None:
     """Validate a scenario and the game's options without setting up a game (BadOption)."""
     normalize = getattr(game, "normalize_options", None)
@@ -100,7 +107,7 @@ def check_request(game: Any, scenario: str, options: dict[str, Any], policy: str
     known = getattr(game, "policies", POLICIES)
     if policy not in known:
         raise BadOption(f"unknown policy {policy!r} (known: {', '.join(known)})")
-    check_setup(game, scenario, options)
+    check_setup(game, scenario, program_options(game, options))
 
 
 def _tracks(game: Any, state: dict) -> dict:
@@ -111,7 +118,8 @@ def _tracks(game: Any, state: dict) -> dict:
 def play_game(game: Any, scenario: str, seed: int, options: dict[str, Any], policy: str
               ) -> Session:
     """Set up one game and let the program play every decision until the game ends."""
-    session = Session.new(game, scenario, seed, options, record_digests=False)
+    session = Session.new(game, scenario, seed, program_options(game, options),
+                          record_digests=False)
     drive(game, session, policy, seed)
     return session
 
@@ -139,7 +147,8 @@ def run_one(game: Any, scenario: str, seed: int, k: int, options: dict[str, Any]
     session: Session | None = None
     try:
         # A simulation never saves: no periodic digests (only the final one, below).
-        session = Session.new(game, scenario, gseed, options, record_digests=False)
+        session = Session.new(game, scenario, gseed, program_options(game, options),
+                              record_digests=False)
         drive(game, session, policy, gseed)
         state = session.state
         outcome = game.outcome(state) or {}

@@ -8,6 +8,7 @@ import importlib
 REGISTRY = {
     "struggle": "struggle_desktop.games.struggle:GAME",
     "battles": "struggle_desktop.games.battles:GAME",
+    "nobles": "struggle_desktop.games.nobles:GAME",
 }
 ALL_GAME_IDS = ("struggle", "battles", "nobles", "freedom")
 

@@ -35,6 +35,7 @@ class World:
 @dataclass(frozen=True)
 class UnitType:
     name: str
+    code: str                            # in unit ids: A-HT1
     rule: str
     category: str                        # noble, jumpship, nuke or army (NH-ABIL-1)
     cost: int | None                     # None: never bought (the Noble)
@@ -49,6 +50,18 @@ class UnitType:
 
     def has(self, kind: str) -> bool:
         return any(a["kind"] == kind for a in self.abilities)
+
+    def ability(self, kind: str) -> dict | None:
+        """The first ability of that kind, or None."""
+        for a in self.abilities:
+            if a["kind"] == kind:
+                return a
+        return None
+
+    @property
+    def is_ship(self) -> bool:
+        """Moves on its own: a Jumpship or a Self Transport army (NH-ABIL-11)."""
+        return self.category == "jumpship" or self.has("self_transport")
 
 
 @dataclass(frozen=True)
@@ -97,7 +110,7 @@ class NoblesData(GameData):
     @cached_property
     def units(self) -> dict[str, UnitType]:
         """The unit types by canonical name, in the order of NH-UNIT-1..33."""
-        return {u["name"]: UnitType(name=u["name"], rule=u["rule"], category=u["category"],
+        return {u["name"]: UnitType(name=u["name"], code=u["code"], rule=u["rule"], category=u["category"],
                                     cost=u["cost"], ad=u["ad"], abilities=tuple(u["abilities"]),
                                     bought_at_worlds=tuple(u["bought_at"]["worlds"]),
                                     bought_with_allies=tuple(u["bought_at"]["allies"]))
@@ -145,6 +158,20 @@ class NoblesData(GameData):
     def default_map_settings(self) -> dict[str, int]:
         """The terrain counts of a new game (NH-MAP-16), in the form the map generator takes."""
         return {key: s["default"] for key, s in self.map_settings["settings"].items()}
+
+    @cached_property
+    def procedure(self) -> dict:
+        return self.tables["procedure"]
+
+    @cached_property
+    def seats(self) -> tuple[str, ...]:
+        """The house letters in seat order (A is seat 1)."""
+        return tuple(self.procedure["seats"])
+
+    @cached_property
+    def code_types(self) -> dict[str, str]:
+        """Unit code (``HT``) -> canonical unit name."""
+        return {u.code: name for name, u in self.units.items()}
 
     def scenario(self, scenario_id: str = DEFAULT_SCENARIO) -> dict:
         try:

@@ -1,0 +1,273 @@
+"""Noble Houses behind the game-module interface (ARCHITECTURE.md section 2).
+
+Two to four houses, the roles ``A`` to ``D`` (seat 1 is A). Every decision is a prompt for one
+house; everything is public (NH-SIM-1) except the declarations of a simultaneous step (nuke
+launches, sacrifices) until every house involved has made them (NH-SIM-2).
+
+>>> from struggle_desktop.games.nobles import GAME
+>>> state = GAME.advance(GAME.setup("standard", seed=3, options={"houses": 3}))
+>>> sorted(state["houses"]), state["pending"]["role"] in "ABC"
+(['A', 'B', 'C'], True)
+>>> len(state["map"]["worlds"]), sum(1 for u in state["units"] if u.startswith("A-N"))
+(24, 3)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from struggle_desktop.engine.actions import action_in
+from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.games.nobles import combat, turn  # noqa: F401 (they register procedures)
+from struggle_desktop.games.nobles.context import Ctx
+from struggle_desktop.games.nobles.data import NoblesData, default_data
+from struggle_desktop.games.nobles.mapgen import check_settings
+from struggle_desktop.games.nobles.registry import RULES
+from struggle_desktop.games.nobles.setup import empty_state
+
+RULES_VERSION = "nh-rules-1"
+ROLES = ("A", "B", "C", "D")
+PLAYERS = ("human", "ai")
+DIFFICULTIES = ("easy", "normal", "hard")
+TERRAIN = ("obstacles", "jump_stations", "empty_systems", "stargate_pairs")
+
+
+def _int(key: str, value: Any, low: int, high: int) -> int:
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise BadOption(f"option {key} takes a whole number, not {value!r}") from None
+    if isinstance(value, bool) or not low <= number <= high:
+        raise BadOption(f"option {key} must be from {low} to {high}, not {value!r}")
+    return number
+
+
+class NoblesGame:
+    id = "nobles"
+    title = "Noble Houses"
+    roles = ROLES
+    rules_version = RULES_VERSION
+    policies = ("bot", "random")
+
+    def __init__(self, data: NoblesData | None = None):
+        self._data = data
+
+    @property
+    def data(self) -> NoblesData:
+        if self._data is None:
+            self._data = default_data()
+        return self._data
+
+    # ------------------------------------------------------------------ catalogue
+    def scenarios(self) -> list[dict]:
+        return [{"id": sid, "title": sc["title"], "rule": sc["rule"], "required_options": [],
+                 "description": sc["description"], "turns": None}
+                for sid, sc in self.data.scenarios.items()]
+
+    def options(self) -> dict[str, dict]:
+        sc = self.data.scenario()["options"]
+        opts: dict[str, dict] = {
+            "houses": {"type": "choice", "default": sc["houses"]["default"],
+                       "choices": list(range(sc["houses"]["min"], sc["houses"]["max"] + 1)),
+                       "rule": "NH-SETUP-1", "help": "how many noble houses play"}}
+        seats = sc["seats"]["default"]
+        for i, letter in enumerate(ROLES):
+            opts[f"seat{i + 1}"] = {
+                "type": "choice", "default": seats[i] if i < len(seats) else "ai",
+                "choices": list(PLAYERS), "rule": "NH-SIM-3",
+                "help": f"who plays house {letter} (seat {i + 1}): a person or the program"}
+        opts["jump_range"] = {"type": "choice", "default": sc["jump_range"]["default"],
+                              "choices": sc["jump_range"]["choices"], "rule": "NH-MOV-6",
+                              "help": "hexes a jumpship may move"}
+        opts["upkeep_divisor"] = {"type": "choice", "default": sc["upkeep_divisor"]["default"],
+                                  "choices": sc["upkeep_divisor"]["choices"], "rule": "NH-UPK-2",
+                                  "help": "units per Solat of upkeep (5: higher upkeep)"}
+        opts["turn_limit"] = {"type": "int", "default": 0, "rule": "NH-VIC-5",
+                              "help": "end the game after this many turns (0: no limit; games "
+                                      "without a human seat stop after "
+                                      f"{sc['turn_limit']['unattended']})"}
+        opts["ai_difficulty"] = {"type": "choice", "default": sc["ai_difficulty"]["default"],
+                                 "choices": list(DIFFICULTIES), "rule": "NH-AI-14",
+                                 "help": "how well the program houses play"}
+        size = sc["map_size"]
+        for key in ("width", "height"):
+            opts[key] = {"type": "int", "default": size["default"][0 if key == "width" else 1],
+                         "min": size["min"], "max": size["max"], "rule": "NH-OPT-3",
+                         "help": f"map {key} in hexes"}
+        for key, row in self.data.map_settings["settings"].items():
+            opts[key] = {"type": "int", "default": row["default"], "min": row["min"],
+                         "max": row["max"], "rule": "NH-MAP-16", "help": row["label"]}
+        return opts
+
+    def normalize_options(self, scenario: str, options: dict | None) -> dict:
+        """Check the scenario and options; return the stored option values."""
+        options = dict(options or {})
+        known = self.options()
+        for key in options:
+            if key not in known:
+                raise BadOption(f"unknown option {key!r} for nobles "
+                                f"(known: {', '.join(known)})")
+        if str(scenario) not in self.data.scenarios:
+            raise BadOption(f"unknown scenario {scenario!r} for nobles "
+                            f"(known: {', '.join(self.data.scenarios)})")
+        values: dict[str, Any] = {}
+        for key, spec in known.items():
+            raw = options.get(key, spec["default"])
+            if spec["type"] == "choice":
+                choices = spec["choices"]
+                match = [c for c in choices if str(c) == str(raw).strip().lower()]
+                if not match:
+                    raise BadOption(f"option {key} takes {', '.join(map(str, choices))}, "
+                                    f"not {raw!r}")
+                values[key] = match[0]
+            elif key == "turn_limit":
+                values[key] = _int(key, raw, 0, 10_000)
+            else:
+                values[key] = _int(key, raw, spec["min"], spec["max"])
+        houses = values["houses"]
+        stored = {
+            "houses": houses,
+            "seats": [values[f"seat{i + 1}"] for i in range(houses)],
+            "jump_range": values["jump_range"],
+            "upkeep_divisor": values["upkeep_divisor"],
+            "turn_limit": values["turn_limit"] or None,
+            "ai_difficulty": values["ai_difficulty"],
+            "map_size": [values["width"], values["height"]],
+        }
+        try:
+            stored["terrain"] = check_settings({k: values[k] for k in TERRAIN})
+        except ValueError as exc:
+            raise BadOption(str(exc)) from None
+        return stored
+
+    def simulation_options(self, options: dict) -> dict:
+        """``simulate`` lets the program play every seat (NH-SIM-3), so the unattended turn
+        limit applies unless one is given (NH-VIC-6)."""
+        options = dict(options)
+        for i in range(len(ROLES)):
+            options.setdefault(f"seat{i + 1}", "ai")
+        return options
+
+    def players(self, state: dict) -> dict[str, str]:
+        """Who plays each house: ``human`` or ``ai``."""
+        return {letter: h["player"] for letter, h in state["houses"].items()}
+
+    # ------------------------------------------------------------------ interface
+    def setup(self, scenario: str, seed: int, options: dict | None = None) -> dict:
+        stored = self.normalize_options(str(scenario), options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOption(f"the seed must be a whole number, not {seed!r}")
+        state = empty_state(self.data, stored, seed)
+        state["rng"] = Rng.from_seed(seed).to_json()
+        return state
+
+    def context(self, state: dict, rng=None) -> Ctx:
+        return Ctx(state, RULES.procedures, self.data, rng=rng)
+
+    def legal_actions(self, state: dict, role: str) -> list[dict]:
+        p = state.get("pending")
+        if p is None or p["role"] != role or state.get("outcome") is not None:
+            return []
+        return RULES.legal_actions[p["kind"]](self.context(state), p)
+
+    def check_action(self, state: dict, role: str, action: Any) -> str | None:
+        """None if ``action`` is legal now, else the reason in a player's words."""
+        if state.get("outcome") is not None:
+            return "the game is over"
+        p = state.get("pending")
+        if p is None:
+            return "no decision is waiting"
+        if role != p["role"]:
+            return f"it is house {p['role']}'s decision, not house {role}'s"
+        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
+            return "an action must be an object with a verb"
+        if action_in(action, RULES.legal_actions[p["kind"]](self.context(state), p)):
+            return None
+        return f"{action.get('verb')} is not possible now ({p['text']})"
+
+    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
+        reason = self.check_action(state, role, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        new = clone(state) if copy else state
+        answer(new, clone(action))
+        return new
+
+    def advance(self, state: dict, on_step=None, rng=None) -> dict:
+        """Run the automated steps in place and return the same state. ``rng`` replaces the
+        state's generator (tests script their dice this way)."""
+        ctx = self.context(state, rng=rng)
+        try:
+            run(ctx, on_step=on_step)
+        finally:
+            ctx.close()
+        return state
+
+    def outcome(self, state: dict) -> dict | None:
+        return state.get("outcome")
+
+    def digest(self, state: dict) -> str:
+        """A hash of the position: the whole state but the log."""
+        return digest({k: v for k, v in state.items() if k != "log"})
+
+    def data_digest(self) -> str:
+        return self.data.data_digest
+
+    def warm_up(self) -> None:
+        self.data.data_digest
+
+    def overrides(self) -> dict:
+        return dict(self.data.tables.overrides)
+
+    def view(self, state: dict, role: str, with_log: bool = True) -> dict:
+        """What ``role`` may see: everything (NH-SIM-1) but the procedure stack, where the
+        declarations of a simultaneous step wait until all are made (NH-SIM-2), and the
+        generator. ``legal_actions`` are ``role``'s."""
+        view = {k: clone(v) for k, v in state.items()
+                if k not in ("stack", "rng", "log") or (k == "log" and with_log)}
+        view["role"] = role
+        view["legal_actions"] = self.legal_actions(state, role)
+        return view
+
+    # ------------------------------------------------------------------ players
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+        """The program house's action for ``role``, decided from ``view(state, role)``
+        (NH-AI-1): ``bot`` follows section 20 of the rules at the game's difficulty,
+        ``random`` draws a legal action with ``rng`` (never the game's generator, NH-AI-2)."""
+        from struggle_desktop.games.nobles import ai
+
+        if policy not in self.policies:
+            raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+        view = self.view(state, role, with_log=False)
+        legal = view["legal_actions"]
+        if policy == "random":
+            return legal[rng.below(len(legal))]
+        return ai.choose(self, view, role, rng)
+
+    def invariants(self, state: dict) -> list[str]:
+        from struggle_desktop.games.nobles.invariants import problems
+
+        return problems(self, state)
+
+    def tracks(self, state: dict) -> dict:
+        """Per house: worlds, income, Solats and units (for logs and the final line)."""
+        ctx = self.context(state)
+        out: dict[str, Any] = {"turn": state.get("turn", 0)}
+        for letter, house in state["houses"].items():
+            if house["homeworld"] is None:
+                continue
+            out[letter] = {"worlds": len(ctx.worlds_of(letter)), "income": ctx.income(letter),
+                           "solats": house["solats"], "units": len(ctx.units_where(letter)),
+                           "alive": house["alive"]}
+        return out
+
+    def catalog(self) -> dict:
+        from struggle_desktop.games.nobles.catalog import build_catalog
+
+        return build_catalog(self)
+
+    def opponent(self, role: str) -> str:
+        return next(r for r in ROLES if r != role)
