@@ -254,15 +254,7 @@ class NoblesGame:
 
     def tracks(self, state: dict) -> dict:
         """Per house: worlds, income, Solats and units (for logs and the final line)."""
-        ctx = self.context(state)
-        out: dict[str, Any] = {"turn": state.get("turn", 0)}
-        for letter, house in state["houses"].items():
-            if house["homeworld"] is None:
-                continue
-            out[letter] = {"worlds": len(ctx.worlds_of(letter)), "income": ctx.income(letter),
-                           "solats": house["solats"], "units": len(ctx.units_where(letter)),
-                           "alive": house["alive"]}
-        return out
+        return turn.tracks(self.context(state))
 
     def catalog(self) -> dict:
         from struggle_desktop.games.nobles.catalog import build_catalog

@@ -27,7 +27,7 @@ Prompts of this module and their actions (role = the house letter):
 from __future__ import annotations
 
 from struggle_desktop.games.nobles import mapgen
-from struggle_desktop.games.nobles.context import Ctx, hex_order
+from struggle_desktop.games.nobles.context import Ctx
 from struggle_desktop.games.nobles.mapgen import hex_key
 from struggle_desktop.games.nobles.registry import RULES
 
@@ -220,7 +220,8 @@ def initiative(ctx: Ctx, frame: dict) -> None:
     """NH-SEQ-3, NH-SEQ-4: a d6 each with last turn's Strategic Planning; ties re-roll
     unmodified among themselves."""
     ctx.pop()
-    ctx.log("NH-SEQ-1", "turn", f"Turn {ctx.state['turn']}")
+    entry = ctx.log("NH-SEQ-1", "turn", f"Turn {ctx.state['turn']}")
+    entry["tracks"] = tracks(ctx)
     houses = ctx.alive()
     rolls = {}
     for letter in houses:
@@ -792,6 +793,18 @@ def planet_control(ctx: Ctx, frame: dict) -> None:
 
 
 # ============================================================================ end of turn
+def tracks(ctx: Ctx) -> dict:
+    """Per house: worlds, income, Solats, units and whether it still plays (the simulate
+    log's turn and final lines)."""
+    out: dict = {"turn": ctx.state["turn"]}
+    for letter, house in ctx.state["houses"].items():
+        if house["homeworld"] is not None:
+            out[letter] = {"worlds": len(ctx.worlds_of(letter)), "income": ctx.income(letter),
+                           "solats": house["solats"], "units": len(ctx.units_where(letter)),
+                           "alive": house["alive"]}
+    return out
+
+
 def check_conquest(ctx: Ctx, rule: str) -> bool:
     """NH-VIC-1: a house holding every world wins."""
     need = ctx.procedure["worlds_to_win"]

@@ -15,7 +15,7 @@ from struggle_desktop.engine.paths import assets_dir, scenarios_dir
 from struggle_desktop.games.nobles.data import SCHEMA_DIR, NoblesData, default_data
 
 TABLE_DIR = assets_dir() / "tables" / "nobles"
-TABLES = ("worlds", "unit_aliases", "allies", "units", "map_settings")
+TABLES = ("worlds", "unit_aliases", "allies", "units", "map_settings", "procedure")
 
 # Transcribed from rules-nobles.md section 4: rule, canonical name, category, cost, AD and the
 # ability keywords (kinds) of the unit type.
@@ -76,6 +76,13 @@ def test_the_data_loads_and_lists_exactly_the_tables(data):
     assert data.tables.overrides == {}
     assert len(data.data_digest) > 10
     assert default_data() is default_data()
+
+
+def test_unit_codes_are_short_and_unique(data):
+    """Unit ids are built from the codes (A-HT1), so two types never share one."""
+    codes = [u.code for u in data.units.values()]
+    assert len(set(codes)) == len(codes) == 33
+    assert data.code_types["HT"] == "House Troops"
 
 
 def test_a_broken_table_names_its_file(tmp_path):
