@@ -82,10 +82,12 @@ def copy_of(path: Path, tmp_path: Path, change=None) -> Path:
 
 # ------------------------------------------------------------------------------ bad input
 BAD_INPUT = [
-    (["play", "--game", "nobles", "--scenario", "1"], "error: game 'nobles' is not available yet"),
+    (["play", "--game", "freedom", "--scenario", "1"], "error: game 'freedom' is not available yet"),
     (["play", "--game", "battles", "--scenario", "1"], "error: unknown scenario '1' for battles"),
-    (["simulate", "--game", "nobles", "--scenario", "1", "--games", "1", "--seed", "1"],
-     "error: game 'nobles' is not available yet"),
+    (["simulate", "--game", "freedom", "--scenario", "1", "--games", "1", "--seed", "1"],
+     "error: game 'freedom' is not available yet"),
+    (["simulate", "--game", "nobles", "--scenario", "standard", "--games", "1", "--seed", "1",
+      "--option", "houses=5"], "error: option houses takes 2, 3, 4, not '5'"),
     (["catalog", "--game", "freedom"], "error: game 'freedom' is not available yet"),
     (["catalog", "--game", "chess"], "error: unknown game 'chess'"),
     (["play", "--game", "struggle", "--scenario", "99"], "error: unknown scenario '99'"),
@@ -161,9 +163,9 @@ def test_missing_file_and_folder_exit_2(capsys, no_gui, tmp_path):
 
 
 def test_a_save_of_a_game_this_build_lacks_exits_2(capsys, save_file, tmp_path):
-    path = copy_of(save_file, tmp_path, lambda d: d.update(game="nobles"))
+    path = copy_of(save_file, tmp_path, lambda d: d.update(game="freedom"))
     code, _, err = run(capsys, "verify", str(path))
-    assert code == 2 and err.strip() == f"error: {path}: game 'nobles' is not available yet"
+    assert code == 2 and err.strip() == f"error: {path}: game 'freedom' is not available yet"
 
 
 def test_no_traceback_from_the_real_program(tmp_path):

@@ -246,12 +246,12 @@ def test_new_game_opens_a_recent_file(qtbot, tmp_path):
 
 
 def test_games_not_yet_playable_are_listed_but_disabled(qtbot):
-    dialog = NewGameDialog(game_ids=["struggle", "battles", "nobles"])
+    dialog = NewGameDialog(game_ids=["struggle", "battles", "freedom"])
     qtbot.addWidget(dialog)
     model = dialog.game_combo.model()
     states = {dialog.game_combo.itemData(i): model.item(i).isEnabled()
               for i in range(dialog.game_combo.count())}
-    assert states == {"struggle": True, "battles": True, "nobles": False}
+    assert states == {"struggle": True, "battles": True, "freedom": False}
     assert "coming later" in dialog.game_combo.itemText(2)
 
 
