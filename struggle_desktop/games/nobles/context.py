@@ -199,6 +199,15 @@ class Ctx(Context):
         ability = self.utype(ship).ability("transport")
         return ability["slots"] if ability else 0
 
+    def army_owners(self) -> dict[str, set[str]]:
+        """``"x,y"`` -> the houses with armies there, for every hex holding armies."""
+        units = self.data.units
+        out: dict[str, set[str]] = {}
+        for u in self.state["units"].values():
+            if units[u["type"]].category == "army":
+                out.setdefault(hex_key(u["hex"]), set()).add(u["owner"])
+        return out
+
     def houses_at(self, h: HexLike) -> list[str]:
         """The houses with units in a hex, in seat order."""
         hx = list(h)

@@ -237,14 +237,14 @@ class NoblesGame:
         """The program house's action for ``role``, decided from ``view(state, role)``
         (NH-AI-1): ``bot`` follows section 20 of the rules at the game's difficulty,
         ``random`` draws a legal action with ``rng`` (never the game's generator, NH-AI-2)."""
-        from struggle_desktop.games.nobles import ai
-
         if policy not in self.policies:
             raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
         view = self.view(state, role, with_log=False)
         legal = view["legal_actions"]
         if policy == "random":
             return legal[rng.below(len(legal))]
+        from struggle_desktop.games.nobles import ai
+
         return ai.choose(self, view, role, rng)
 
     def invariants(self, state: dict) -> list[str]:

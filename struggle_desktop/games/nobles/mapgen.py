@@ -397,6 +397,29 @@ def _mover(game_map: GameMap, jump_range: int) -> Callable[[HexLike], dict[Hex, 
     return move
 
 
+def map_signature(game_map: GameMap) -> tuple:
+    """What movement depends on, as a hashable value: board size, features and gate pairs."""
+    return (game_map.get("width", 10), game_map.get("height", 10),
+            tuple(sorted((key, f["kind"]) for key, f in game_map["features"].items())),
+            tuple((tuple(a), tuple(b)) for a, b in game_map["stargates"]))
+
+
+_JUMP_TABLES: dict[tuple, dict[Hex, dict[Hex, int]]] = {}
+
+
+def jump_table(game_map: GameMap, jump_range: int) -> dict[Hex, dict[Hex, int]]:
+    """Every system hex -> its one-jump destinations (as :func:`destinations`), computed once
+    per map and range: a game asks for the same few hexes thousands of times."""
+    key = (map_signature(game_map), jump_range)
+    table = _JUMP_TABLES.get(key)
+    if table is None:
+        if len(_JUMP_TABLES) > 64:          # a long session plays many maps: stay small
+            _JUMP_TABLES.clear()
+        move = _mover(game_map, jump_range)
+        table = _JUMP_TABLES[key] = {h: move(h) for h in system_hexes(game_map)}
+    return table
+
+
 def destinations(game_map: GameMap, start: HexLike, jump_range: int) -> dict[Hex, int]:
     """The system hexes a jumpship at ``start`` can reach in one move -> the fewest hexes
     moved (a stargate crossing counts 0), ordered by distance then board order."""

@@ -487,21 +487,27 @@ def can_board(ctx: Ctx, uid: str) -> bool:
 
 
 def destinations(ctx: Ctx, ship: str) -> list[list[int]]:
-    reach = mapgen.destinations(ctx.map, tuple(ctx.unit(ship)["hex"]),
-                                ctx.state["options"]["jump_range"])
-    return [[h.x, h.y] for h in reach]
+    table = mapgen.jump_table(ctx.map, ctx.state["options"]["jump_range"])
+    start = ctx.unit(ship)["hex"]
+    return [[h.x, h.y] for h in table.get(mapgen.Hex(start[0], start[1]), ())]
 
 
 def moves(ctx: Ctx, letter: str) -> list[dict]:
     out = []
-    for ship in ctx.ships(letter):
+    mine = ctx.units_where(letter)
+    on_ground: dict[str, list[str]] = {}
+    for uid in mine:
+        if ctx.unit(uid)["ship"] is None:
+            on_ground.setdefault(hex_key(ctx.unit(uid)["hex"]), []).append(uid)
+    for ship in mine:
         s = ctx.unit(ship)
-        if s["moved"]:
+        if s["moved"] or not ctx.utype(ship).is_ship:
             continue
         if ctx.utype(ship).category == "jumpship":
-            cargo = ctx.cargo(ship)
-            free = ctx.slots(ship) - ctx.slots_used(ship)
-            for uid in ctx.units_where(letter, s["hex"], ship=None):
+            cargo = [uid for uid in mine if ctx.unit(uid)["ship"] == ship]
+            free = ctx.slots(ship) - sum(1 for uid in cargo
+                                         if ctx.category(uid) in ("army", "nuke"))
+            for uid in on_ground.get(hex_key(s["hex"]), ()):
                 u = ctx.unit(uid)
                 if u["moved"] or uid == ship or not can_board(ctx, uid):
                     continue
@@ -604,9 +610,9 @@ def targets(ctx: Ctx, letter: str, actor: str, kind: str) -> list:
               and not ctx.state["worlds"][world]["govern"])
         return [world] if ok else []
     if kind == "diplomacy":
+        owners = ctx.army_owners()
         return [w for w in ctx.data.worlds if ctx.controller(w) != letter
-                and not any(ctx.unit(u)["owner"] != letter
-                            for u in ctx.armies(h=ctx.world_hex(w)))]
+                and not owners.get(hex_key(ctx.world_hex(w)), set()) - {letter}]
     if kind == "assassination":
         if house["attempts"]["assassination"] >= caps["assassination"]:
             return []
@@ -625,10 +631,18 @@ def targets(ctx: Ctx, letter: str, actor: str, kind: str) -> list:
 
 def noble_actions_of(ctx: Ctx, letter: str) -> list[dict]:
     out = []
+    # Only Govern's targets depend on the actor (its hex); the others are listed once.
+    shared: dict[str, list] = {}
     for actor, kinds in actors(ctx, letter):
         for kind in kinds:
+            if kind == "govern":
+                found = targets(ctx, letter, actor, kind)
+            else:
+                if kind not in shared:
+                    shared[kind] = targets(ctx, letter, actor, kind)
+                found = shared[kind]
             out.extend({"verb": "act", "actor": actor, "kind": kind, "target": t}
-                       for t in targets(ctx, letter, actor, kind))
+                       for t in found)
     return out
 
 

@@ -231,7 +231,8 @@ def test_jumps_reach_system_hexes_within_range_around_obstacles_and_through_star
     """NH-MOV-3..7, NH-MAP-9: every jump destination is a system hex within range (3, or 4 with
     the variant); obstacles block; a stargate crossing is free."""
     from .positions import game_map
-    blocked = game_map(obstacles=[(2, 1), (1, 2)], stargates=[((2, 2), (9, 9))])
+    blocked = game_map(obstacles=[(2, 1), (1, 2)], stargates=[((2, 2), (9, 9))],
+                       jump_stations=[(3, 3)])
     state, ids = position(units=[("A", "Jumpship", (3, 3))], game_map_=blocked)
     run_step(state, "movement", phase=6)
     dests = {tuple(a["to"]) for a in legal(state) if a["verb"] == "jump"}
