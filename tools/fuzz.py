@@ -3,6 +3,7 @@
 
     python tools/fuzz.py --game struggle --seeds 200 --jobs 2
     python tools/fuzz.py --game battles --seeds 200 --jobs 2
+    python tools/fuzz.py --game nobles --seeds 200 --jobs 2 --options h2,h3,h4,terrain
 
 Prints one line per scenario and option set (``all`` is the game's ``all=on``), then every
 failure (seed, scenario, problem), and exits 1 if any game failed. The test suite runs the
@@ -25,10 +26,15 @@ from struggle_desktop.games import get_game  # noqa: E402
 OPTION_SETS = {"off": {}, "all": {"all": "on"}}
 
 
+def option_sets(game) -> dict[str, dict]:
+    """The named option sets a game offers the fuzzer (``fuzz_option_sets``), else off/all."""
+    return getattr(game, "fuzz_option_sets", OPTION_SETS)
+
+
 def _run(args: tuple) -> dict:
     game_id, scenario, seed, options_name = args
     game = get_game(game_id)
-    r = fuzz_game(game, scenario, seed, OPTION_SETS[options_name])
+    r = fuzz_game(game, scenario, seed, option_sets(game)[options_name])
     return {"scenario": scenario, "seed": seed, "options": options_name, "ok": r.ok,
             "outcome": r.outcome, "actions": r.actions, "problems": r.problems}
 
@@ -39,12 +45,17 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--scenarios", default=None, help="comma list (default: all)")
-    parser.add_argument("--options", default="off,all")
+    parser.add_argument("--options", default=None,
+                        help="comma list of option sets (default: all the game offers)")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     game = get_game(args.game)
     scenarios = args.scenarios.split(",") if args.scenarios else [s["id"] for s in game.scenarios()]
-    work = [(args.game, sc, seed, opt) for sc in scenarios for opt in args.options.split(",")
+    names = args.options.split(",") if args.options else list(option_sets(game))
+    unknown = [n for n in names if n not in option_sets(game)]
+    if unknown:
+        parser.error(f"unknown option sets {unknown} (known: {', '.join(option_sets(game))})")
+    work = [(args.game, sc, seed, opt) for sc in scenarios for opt in names
             for seed in range(args.first_seed, args.first_seed + args.seeds)]
     start = time.time()
     if args.jobs > 1:

@@ -52,6 +52,17 @@ class NoblesGame:
     rules_version = RULES_VERSION
     policies = ("bot", "random")
 
+    #: The fuzzer's option sets (tools/fuzz.py): every seat played, a short limit (random
+    #: play never conquers), and a crowded map with the variants.
+    fuzz_option_sets = {
+        "h2": {"houses": 2, "seat1": "ai", "turn_limit": 10},
+        "h3": {"houses": 3, "seat1": "ai", "turn_limit": 10},
+        "h4": {"houses": 4, "seat1": "ai", "turn_limit": 10},
+        "terrain": {"houses": 4, "seat1": "ai", "turn_limit": 10, "obstacles": 6,
+                    "jump_stations": 3, "empty_systems": 3, "stargate_pairs": 1,
+                    "jump_range": 4, "upkeep_divisor": 5},
+    }
+
     def __init__(self, data: NoblesData | None = None):
         self._data = data
 
