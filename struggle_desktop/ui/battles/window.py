@@ -21,17 +21,14 @@ double-click a chit in the hand to play it (the decision list then shows its cho
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QGraphicsView, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QGraphicsView, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.docks.decision import DecisionDock
+from struggle_desktop.ui.seats import HandOverOverlay, ProgramPlayer, lock_actions
 from struggle_desktop.ui.shell import GameWindow
 
-#: Milliseconds between two program actions, so the table visibly moves.
-PROGRAM_STEP_MS = 60
 SIDE_TITLES = {"blue": "Blue (Imperial)", "red": "Red (Chaos)"}
 
 
@@ -52,53 +49,6 @@ class TableView(QGraphicsView):
     def fit(self) -> None:
         if self.scene() is not None:
             self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-
-
-class HandOverOverlay(QWidget):
-    """The opaque screen between two players (BFG-HID-4): it names who should sit down, shows
-    what has just become public, and hides everything else."""
-
-    def __init__(self, parent: QWidget):
-        super().__init__(parent)
-        self.setObjectName("hand-over")
-        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)   # really opaque
-        self.setStyleSheet("#hand-over { background: #20262e; } QLabel { color: white; }")
-        layout = QVBoxLayout(self)
-        layout.addStretch(1)
-        self.title = QLabel()
-        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.title.setStyleSheet("font-size: 28pt; font-weight: bold;")
-        self.news = QLabel()
-        self.news.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.news.setWordWrap(True)
-        self.news.setStyleSheet("font-size: 12pt;")
-        self.button = QPushButton()
-        self.button.setObjectName("hand-over-continue")
-        self.button.setStyleSheet("font-size: 14pt; padding: 10px 30px;")
-        layout.addWidget(self.title)
-        layout.addSpacing(20)
-        layout.addWidget(self.news)
-        layout.addSpacing(20)
-        layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
-        layout.addStretch(1)
-        self.role: str | None = None
-        self.hide()
-        parent.installEventFilter(self)
-
-    def show_for(self, role: str, news: list[str]) -> None:
-        self.role = role
-        self.title.setText(f"Pass the computer to {SIDE_TITLES[role]}")
-        self.news.setText("\n".join(news))
-        self.button.setText(f"I am {role.capitalize()}: continue")
-        self.setGeometry(self.parentWidget().rect())
-        self.raise_()
-        self.show()
-        self.button.setFocus()
-
-    def eventFilter(self, watched, event) -> bool:
-        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.parentWidget().rect())
-        return False
 
 
 class HandDock(DockPanel):
@@ -194,10 +144,9 @@ class BattlesWindow(GameWindow):
 
     def __init__(self, document=None, settings=None):
         self.scene = None          # keep a reference: a collected scene leaves a blank view
-        self._program_busy = False
-        self._program_scheduled = False   # one program step waits in the event loop at most
         self._session = None       # the session last shown: a new or opened game starts unseated
         super().__init__(document, settings)
+        self.program = ProgramPlayer(self.document, self._program_level)
         self.overlay = HandOverOverlay(self)
         self.overlay.button.clicked.connect(self.take_seat)
         self._news_from = 0
@@ -268,9 +217,7 @@ class BattlesWindow(GameWindow):
     def _lock(self, locked: bool) -> None:
         """While the hand-over screen is up no shortcut may act (BFG-HID-4); unlocking leaves
         the commands to ``on_document_changed``."""
-        for act in self.actions():
-            if isinstance(act, QAction):
-                act.setEnabled(not locked)
+        lock_actions(self, locked)
 
     def _arrange_seat(self) -> None:
         """Who sees the screen now: the only person against the program, or (two people) the
@@ -297,7 +244,9 @@ class BattlesWindow(GameWindow):
             if self._open_hands() and not self._secret_prompt():
                 doc.set_seat(waiting)      # both hands are face up: nothing to hide (BFG-HID-8)
                 return
-            self.overlay.show_for(waiting, self._news())   # first: nothing private is drawn
+            self.overlay.show_for(waiting, f"Pass the computer to {SIDE_TITLES[waiting]}",
+                                  f"I am {waiting.capitalize()}: continue",
+                                  self._news())   # first: nothing private is drawn
             self.show_message("")
             doc.set_seat("public")
 
@@ -348,38 +297,22 @@ class BattlesWindow(GameWindow):
             self.setWindowTitle("struggle_desktop — Battles for the Galactic Empire")
             self._lock(True)
         self.scene.show_board(doc.board)
-        if self._program_to_move() and not self._program_scheduled:
-            self._program_scheduled = True
-            QTimer.singleShot(PROGRAM_STEP_MS, self.program_step)
+        self.program.schedule()
         outcome = doc.board.get("outcome") if doc.board else None
         if outcome:
             self.show_message(f"The game is over: {outcome['text']}")
 
     # ================================================================== the program player
-    def _program_to_move(self) -> str | None:
-        role = self.document.waiting_role
-        if role is None or self._program_busy:
-            return None
+    def _program_level(self, role: str) -> str | None:
         level = self.seats().get(role)
         return level if level in ("bot", "strong") else None
 
+    def _program_to_move(self) -> str | None:
+        return self.program.to_move()
+
     def program_step(self) -> None:
-        """One action of the program player for the colour the game waits for (the change
-        it makes schedules the next one)."""
-        self._program_scheduled = False
-        level = self._program_to_move()
-        if level is None:
-            return
-        self._program_busy = True
-        try:
-            role = self.document.waiting_role
-            action = self.document.program_action(level)
-            self.document.perform(action, role)
-        finally:
-            self._program_busy = False
-        if self._program_to_move() and not self._program_scheduled:
-            self._program_scheduled = True
-            QTimer.singleShot(PROGRAM_STEP_MS, self.program_step)
+        """One action of the program player for the colour the game waits for."""
+        self.program.step()
 
     # ================================================================== acting
     def perform(self, action: dict) -> bool:

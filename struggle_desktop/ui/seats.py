@@ -1,0 +1,130 @@
+"""Who sits at the screen: pieces every game's screen with several players shares.
+
+* ``HandOverOverlay``: the opaque screen between two people at one computer (BFG-HID-4,
+  NH-SIM-2). It names who should sit down, lists what has just become public, and hides
+  everything else until that player presses its one "continue" button.
+* ``ProgramPlayer``: plays the program's decisions for the roles it holds, one action per
+  event-loop turn (so the map visibly moves and the window stays responsive), each decided
+  from the acting role's own view through ``GameDocument.program_action``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+#: Milliseconds between two program actions, so the board visibly moves.
+PROGRAM_STEP_MS = 60
+
+
+class HandOverOverlay(QWidget):
+    """The opaque screen between two players: who should sit down, what has just become
+    public, and one button; nothing of the game shows through."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("hand-over")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)   # really opaque
+        self.setStyleSheet("#hand-over { background: #20262e; } QLabel { color: white; }")
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setStyleSheet("font-size: 28pt; font-weight: bold;")
+        self.news = QLabel()
+        self.news.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.news.setWordWrap(True)
+        self.news.setStyleSheet("font-size: 12pt;")
+        self.button = QPushButton()
+        self.button.setObjectName("hand-over-continue")
+        self.button.setStyleSheet("font-size: 14pt; padding: 10px 30px;")
+        layout.addWidget(self.title)
+        layout.addSpacing(20)
+        layout.addWidget(self.news)
+        layout.addSpacing(20)
+        layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
+        layout.addStretch(1)
+        self.role: str | None = None
+        self.hide()
+        parent.installEventFilter(self)
+
+    def show_for(self, role: str, title: str, button: str, news: list[str]) -> None:
+        """Cover the window for ``role``: ``title`` names who should sit down, ``button`` is
+        the text of the one way on."""
+        self.role = role
+        self.title.setText(title)
+        self.news.setText("\n".join(news))
+        self.button.setText(button)
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.show()
+        self.button.setFocus()
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.parentWidget().rect())
+        return False
+
+
+def lock_actions(window: QWidget, locked: bool) -> None:
+    """While a hand-over screen is up no shortcut may act (BFG-HID-4, NH-SIM-2); unlocking
+    turns every command on, and the window then disables what does not apply."""
+    for act in window.actions():
+        if isinstance(act, QAction):
+            act.setEnabled(not locked)
+
+
+class ProgramPlayer:
+    """The program's turns, one action per event-loop turn.
+
+    ``level_of(role)`` names the policy the program plays ``role`` with (``"bot"``,
+    ``"strong"``...), or None when a person plays it; ``on_action(result)`` (optional) sees
+    each performed action's result. After each action the document's change signal redraws
+    the window, and the next step is scheduled if the program is still to move."""
+
+    def __init__(self, document, level_of: Callable[[str], str | None],
+                 on_action: Callable | None = None, step_ms: int = PROGRAM_STEP_MS):
+        self.document = document
+        self.level_of = level_of
+        self.on_action = on_action
+        self.step_ms = step_ms
+        self.busy = False
+        self.scheduled = False          # one program step waits in the event loop at most
+        self.paused = False
+
+    def to_move(self) -> str | None:
+        """The level the program plays the waiting role with, or None when it is not to
+        move now (a person's turn, the game is over, or it is already acting)."""
+        role = self.document.waiting_role
+        if role is None or self.busy or self.paused:
+            return None
+        return self.level_of(role)
+
+    def schedule(self) -> None:
+        if self.to_move() and not self.scheduled:
+            self.scheduled = True
+            QTimer.singleShot(self.step_ms, self.step)
+
+    def step(self) -> None:
+        """One action of the program for the role the game waits for (the change it makes
+        schedules the next one)."""
+        self.scheduled = False
+        level = self.to_move()
+        if level is None:
+            return
+        self.busy = True
+        try:
+            role = self.document.waiting_role
+            action = self.document.program_action(level)
+            result = self.document.perform(action, role)
+        finally:
+            self.busy = False
+        if self.on_action is not None:
+            self.on_action(result)
+        self.schedule()
+
+
+__all__ = ["HandOverOverlay", "ProgramPlayer", "PROGRAM_STEP_MS", "lock_actions"]
