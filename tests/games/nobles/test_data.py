@@ -201,7 +201,8 @@ def test_allies_per_house(data):
 # ------------------------------------------------------------------------------ units
 @pytest.mark.parametrize("rule, name, category, cost, ad, kinds", UNITS, ids=[u[0] for u in UNITS])
 def test_unit_type(data, rule, name, category, cost, ad, kinds):
-    """Each unit type's cost, AD, category and ability keywords as in section 4."""
+    """Each unit type's cost, AD, category and ability keywords as in section 4: NH-ABIL-1's
+    four categories, and the seed's two columns read as cost then AD (NH-ABIL-3)."""
     unit = data.units[name]
     assert (unit.rule, unit.category, unit.cost, unit.ad) == (rule, category, cost, ad)
     assert {a["kind"] for a in unit.abilities} == kinds
@@ -260,7 +261,7 @@ def test_map_settings(data):
 
 
 def test_standard_scenario(data):
-    """NH-OPT-2: the new-game defaults of the standard scenario."""
+    """NH-OPT-2, NH-SETUP-7: one scenario, `standard`, with the new-game defaults."""
     assert list(data.scenarios) == ["standard"]
     path = scenarios_dir() / "nobles" / "standard.yaml"
     assert load_validated(path, SCHEMA_DIR / "scenario.schema.yaml") == data.scenario()

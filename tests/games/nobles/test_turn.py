@@ -60,8 +60,8 @@ def test_a_world_with_enemy_armies_still_pays_its_controller():
 
 # ------------------------------------------------------------------ 3 Upkeep
 def test_upkeep_is_one_solat_per_full_ten_units_nobles_free():
-    """NH-UPK-1, NH-UPK-2: 19 armies, jumpships and nukes cost 1; Nobles are free; with the
-    higher-upkeep variant (divisor 5) the same units cost 3."""
+    """NH-UPK-1, NH-UPK-2, NH-OPT-1: 19 armies, jumpships and nukes cost 1; Nobles are free;
+    with the seed's higher-upkeep variant (divisor 5) the same units cost 3."""
     units = [("A", "House Troops", "Lortran")] * 17 + [("A", "Jumpship", "Lortran"),
                                                        ("A", "Nuclear Arsenal", "Lortran")]
     units += [("A", "Noble", "Lortran")] * 5
@@ -144,10 +144,10 @@ def buys_of(state):
 
 
 def test_what_can_be_bought_where():
-    """NH-REC-3..7, NH-ALLY-12, NH-WORLD-5, NH-WORLD-10: the homeworld's list plus the
-    allies' types at the own homeworld, a captured homeworld's list without ally types, a
-    world's list, Yoravar's jumpship at 4, nothing at Pyreen, nothing where an enemy army
-    stands, nothing too dear."""
+    """NH-REC-3, NH-REC-4, NH-REC-5, NH-REC-6, NH-REC-7, NH-REC-8, NH-ALLY-12, NH-WORLD-5,
+    NH-WORLD-10, NH-ABIL-22: the homeworld's list plus the allies' types at the own homeworld,
+    a captured homeworld's list without ally types, Yoravar's jumpship at 4 (6 elsewhere),
+    nothing at Pyreen, nothing where an enemy army stands, nothing dearer than the treasury."""
     state, _ = position(controllers={"Yoravar": "A", "Pyreen": "A", "Gurati": "A", "Mox": "A"},
                         units=[("B", "House Troops", "Mox")],
                         allies={"A": ["Imperial Army"]}, solats=5)
@@ -159,6 +159,16 @@ def test_what_can_be_bought_where():
     state["houses"]["A"]["solats"] = 6
     assert ("Lortran", "Imperial Shock Troops") in buys_of(state)
     assert ("Gurati", "Imperial Shock Troops") not in buys_of(state)
+    state, _ = position(controllers={"Parallax": "A"}, solats=6, allies={"A": ["Imperial Army"]})
+    run_step(state, "recruit_troops", answers=[
+        ("A", {"verb": "buy", "world": "Parallax", "unit": "Jumpship"})])
+    assert state["houses"]["A"]["solats"] == 0
+    # The ally type counts within the homeworld's two purchases (NH-REC-6).
+    state, _ = position(solats=30, allies={"A": ["Imperial Army"]})
+    run_step(state, "recruit_troops", answers=[
+        ("A", {"verb": "buy", "world": "Lortran", "unit": "Imperial Shock Troops"}),
+        ("A", {"verb": "buy", "world": "Lortran", "unit": "Imperial Shock Troops"})])
+    assert state["pending"]["role"] == "B" and state["houses"]["A"]["solats"] == 18
 
 
 def test_one_unit_per_world_two_per_homeworld_and_defenders_stay_bound():
@@ -228,8 +238,10 @@ def test_cargo_of_a_ship_that_does_not_jump_stays_on_the_ground():
 
 
 def test_jumps_reach_system_hexes_within_range_around_obstacles_and_through_stargates():
-    """NH-MOV-3..7, NH-MAP-9: every jump destination is a system hex within range (3, or 4 with
-    the variant); obstacles block; a stargate crossing is free."""
+    """NH-MOV-3, NH-MOV-4, NH-MOV-5, NH-MOV-6, NH-MOV-7, NH-MAP-9, NH-OPT-1, NH-WORLD-7,
+    NH-WORLD-8: every jump destination is a system hex (a jump station and the gates
+    included) within range (3, or 4 with the seed's variant); obstacles block; a stargate
+    crossing is free."""
     from .positions import game_map
     blocked = game_map(obstacles=[(2, 1), (1, 2)], stargates=[((2, 2), (9, 9))],
                        jump_stations=[(3, 3)])
@@ -237,6 +249,7 @@ def test_jumps_reach_system_hexes_within_range_around_obstacles_and_through_star
     run_step(state, "movement", phase=6)
     dests = {tuple(a["to"]) for a in legal(state) if a["verb"] == "jump"}
     assert (9, 9) in dests and (10, 10) in dests        # through the gate, then 1 step
+    assert (2, 2) in dests                              # a stargate hex is a stop too
     assert (1, 1) not in dests                          # walled in by the two obstacles
     ctx = ctx_of(state)
     assert all(ctx.is_system(d) for d in dests)
@@ -386,9 +399,9 @@ def test_houses_act_in_initiative_order():
 
 # ------------------------------------------------------------------ 10 Planet Control and the end
 def test_control_needs_the_armies_of_exactly_one_house():
-    """NH-CTRL-2, NH-CTRL-5, NH-CTRL-6: two houses' armies leave control unchanged; armies
-    elsewhere do not keep a world; a jump station is never controlled; an empty world stays
-    with its controller."""
+    """NH-CTRL-2, NH-CTRL-5, NH-CTRL-6, NH-WORLD-7, NH-MOV-12: two houses' armies share Mox
+    without a limit and leave its control unchanged; a jump station is never controlled and
+    pays nothing; an empty world stays with its controller."""
     from .positions import game_map
     state, _ = position(controllers={"Mox": "B", "Frost": "B"},
                         game_map_=game_map(jump_stations=[(6, 6)]),
@@ -398,6 +411,7 @@ def test_control_needs_the_armies_of_exactly_one_house():
     assert state["worlds"]["Mox"]["controller"] == "B"
     assert state["worlds"]["Frost"]["controller"] == "B"
     assert all(w != "6,6" for w in state["worlds"])
+    assert GAME.context(state).income("A") == 5
 
 
 def test_a_house_without_worlds_or_armies_is_eliminated_and_the_last_one_wins():
@@ -459,3 +473,34 @@ def test_the_end_of_a_turn_clears_flags_and_renews_allies():
     assert not state["units"][ids[0]]["moved"] and not state["units"][ids[0]]["fought"]
     assert house["attempts"]["assassination"] == 0
     assert house["ally_uses"] == {"Church of Mankind": {"diplomacy": 2}}
+
+
+def test_a_turn_runs_its_ten_steps_in_order():
+    """NH-SEQ-1, NH-SEQ-2: the log of a turn goes through steps 1 to 10 in order, the Noble
+    Actions (step 9) after the Battle and before Planet Control."""
+    from struggle_desktop.engine.rng import Rng
+    state = GAME.setup("standard", 4, {"houses": 2, "seat1": "ai", "turn_limit": 2})
+    GAME.advance(state)
+    rng = Rng.from_seed(1, stream=5)
+    while state["outcome"] is None:
+        role = state["pending"]["role"]
+        choices = GAME.legal_actions(state, role)
+        GAME.apply(state, role, choices[rng.below(len(choices))], copy=False)
+        GAME.advance(state)
+    phases = [e["phase"] for e in state["log"] if e["turn"] == 1]
+    assert phases == sorted(phases) and phases[0] == 1 and phases[-1] == 10
+    assert {e["phase"] for e in state["log"] if e["turn"] == 1 and e["rule"].startswith("NH-NOB")} \
+        <= {9}
+
+
+def test_everything_is_public_but_the_pending_declarations():
+    """NH-SIM-1, NH-MAP-19: a house's view holds the map, every house's units, treasuries and
+    allies, and the seed; only the procedure stack (where simultaneous declarations wait) and
+    the generator are left out."""
+    state, ids = position(allies={"B": ["Sisteria"]},
+                          units=[("B", "Jumpship", "Gurati"), ("B", "House Troops", "Gurati")])
+    state["units"][ids[1]]["ship"] = ids[0]
+    view = GAME.view(state, "A")
+    assert view["units"] == state["units"] and view["houses"] == state["houses"]
+    assert view["map"] == state["map"] and view["seed"] == state["seed"]
+    assert "stack" not in view and "rng" not in view
