@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from struggle_desktop.engine.catalog import load_rule_list, rule_list_path  # noqa: E402
 from struggle_desktop.games.battles.data import BattlesData  # noqa: E402
+from struggle_desktop.games.nobles.data import NoblesData  # noqa: E402
 from struggle_desktop.games.struggle.data import StruggleData  # noqa: E402
 
 PAGE = ROOT / "docs" / "house-rules.md"
@@ -28,7 +29,8 @@ HEADER_KEYS = {"id", "title", "reconstructed", "rules"}
 
 
 #: Games with tables and a rule list: (id, name on the page, data loader).
-GAMES = (("struggle", "Struggle", StruggleData), ("battles", "Battles", BattlesData))
+GAMES = (("struggle", "Struggle", StruggleData), ("battles", "Battles", BattlesData),
+         ("nobles", "Noble Houses", NoblesData))
 
 
 def generated() -> str:
