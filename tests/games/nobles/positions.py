@@ -15,6 +15,8 @@ from struggle_desktop.games.nobles import GAME
 from struggle_desktop.games.nobles.mapgen import build_map
 from struggle_desktop.games.nobles.setup import empty_state
 
+from .helpers import ScriptedDice
+
 HOMEWORLDS = {"A": "Lortran", "B": "Gurati", "C": "Kadesh", "D": "Nitrix"}
 CORNERS = {"Lortran": (1, 1), "Gurati": (10, 10), "Kadesh": (10, 1), "Nitrix": (1, 10)}
 #: The 20 other worlds, in table order, on the valid layout of the map-generator tests.
@@ -26,17 +28,12 @@ LAYOUT = dict(zip(
      (7, 10), (10, 7), (3, 2), (8, 2), (2, 8), (8, 8), (5, 2), (5, 8), (9, 3)]))
 
 
-class Dice:
-    """Scripted d6 faces (and ``below`` draws as 0-based positions); running past the script
-    fails the test."""
+class Dice(ScriptedDice):
+    """Scripted d6 faces, and ``below`` draws as listed 0-based positions."""
 
     def __init__(self, faces=(), draws=()):
-        self.faces = deque(faces)
+        super().__init__(faces)
         self.draws = deque(draws)
-
-    def d6(self):
-        assert self.faces, "a d6 was rolled beyond the scripted stream"
-        return self.faces.popleft()
 
     def below(self, n):
         assert self.draws, f"an unscripted draw among {n}"
@@ -107,7 +104,7 @@ def play(state, dice=(), draws=(), answers=()):
         assert reason is None, reason
         answer(state, action)
         run(ctx)
-    assert not rng.faces, f"dice left unused: {list(rng.faces)}"
+    assert not rng.left, f"dice left unused: {rng.faces}"
     return state["pending"]
 
 
