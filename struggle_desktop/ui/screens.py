@@ -23,6 +23,11 @@ RENDERERS = {
     "struggle": "struggle_desktop.ui.map.render:render_image",
     "battles": "struggle_desktop.ui.battles.scene:render_image",
 }
+#: Game id -> "module:function" giving the game object the window reads, when the game class
+#: does not offer the screen methods itself yet (temporary: see ui/nobles/adapter.py).
+ADAPTERS = {
+    "nobles": "struggle_desktop.ui.nobles.adapter:with_screen_methods",
+}
 
 
 def _load(target: str):
@@ -34,6 +39,12 @@ def renderer(game_id: str):
     """The function that draws ``game_id``'s board into an image."""
     require_screen(game_id)
     return _load(RENDERERS[game_id])
+
+
+def screen_game(game):
+    """The game object as the window reads it (see ADAPTERS)."""
+    target = ADAPTERS.get(getattr(game, "id", ""))
+    return _load(target)(game) if target else game
 
 
 def window_class(game_id: str):

@@ -1,0 +1,1 @@
+"""The Noble Houses screen."""
