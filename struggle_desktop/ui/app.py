@@ -135,12 +135,15 @@ def render_command(args) -> int:
 def opening_placement(document) -> None:
     """A scenario's opening as the player first sees it on the table: if the set-up waits for
     the player to place forces, let the program place them (the same as its button). In a
-    two-player game the program plays both sides up to the first Actions phase, and the
-    table is shown as both players may see it."""
+    game of several players the program plays every side up to the opening the screen names
+    (``screens.opening_reached``: Battles' first Actions phase, Noble Houses' first turn), and
+    the board is shown as every player may see it."""
+    from struggle_desktop.ui.screens import opening_reached
+
     if len(document.game.roles) > 1:
         document.set_seat("public", quiet=True)
         while (document.waiting_role is not None
-               and document.state.get("phase") not in ("actions",)):
+               and not opening_reached(document.game.id, document.state)):
             document.perform(document.program_action("bot"), document.waiting_role)
         return
     for action in document.legal_actions():

@@ -28,6 +28,11 @@ RENDERERS = {
 ADAPTERS = {
     "nobles": "struggle_desktop.ui.nobles.adapter:with_screen_methods",
 }
+#: Where ``render --game`` stops playing the opening for the program: game id -> a test of the
+#: state (default: the first Actions phase, as in Battles).
+OPENINGS = {
+    "nobles": lambda state: state.get("turn", 0) >= 1,      # the set-up is over, the map drawn
+}
 
 
 def _load(target: str):
@@ -45,6 +50,12 @@ def screen_game(game):
     """The game object as the window reads it (see ADAPTERS)."""
     target = ADAPTERS.get(getattr(game, "id", ""))
     return _load(target)(game) if target else game
+
+
+def opening_reached(game_id: str, state: dict) -> bool:
+    """Whether a new game shown by ``render`` has reached the opening worth drawing."""
+    test = OPENINGS.get(game_id)
+    return test(state) if test else state.get("phase") in ("actions",)
 
 
 def window_class(game_id: str):
