@@ -1,0 +1,641 @@
+"""The Noble Houses map as a QGraphicsScene: the hex grid with its worlds and terrain, the houses'
+stacks, and the jumpships the player drags.
+
+The scene draws a ``board`` (games/nobles/presentation.py) and reports gestures; it never changes
+the game. Hex geometry comes from ``engine.hexgrid.HexGrid`` (pointy-topped, odd-r offset rows,
+NH-MAP-2): centres, corners and the hex under the pointer.
+
+What a hex shows:
+
+* a world: its name, type and income (the Govern bonus as a gold "+1"), the owner's colour as
+  the fill and a thick border, a crown on a homeworld (a double rim on a chosen one);
+* terrain: a nebula (violet cloud), a black hole (dark disc with a glowing ring), a supernova
+  (starburst), an Imperial jump station (a station glyph), an empty star system (a star), a
+  stargate (a ring with its pair's number, and a dashed line to the other end); empty space is
+  plain;
+* per house a stack line on the house colour: the house letter, armies counted by unit code,
+  Nobles (♛) and nukes (☢); units that move on their own (jumpships, Self Transport armies)
+  are separate tokens with their number and a badge counting their cargo.
+
+Colour is never the only clue: stacks and tokens carry the house letter.
+
+Gestures, as signals the window turns into actions:
+
+* ``ship_dropped(ship, "x,y")`` — a token dragged to a hex (``""`` off the map);
+* ``ship_clicked(ship)`` and ``hex_clicked("x,y")``.
+
+While a token is held, ``drop_targets(ship)`` (set by the window: the legal ``jump`` actions)
+says which hexes to light.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen,
+                           QPolygonF, QRadialGradient)
+from PySide6.QtWidgets import QGraphicsObject, QGraphicsPolygonItem, QGraphicsScene
+
+from struggle_desktop.engine.hexgrid import HexGrid
+
+FONT = "DejaVu Sans"
+HOUSE_COLOURS = {"A": QColor("#3b82f6"), "B": QColor("#ef4444"), "C": QColor("#22c55e"),
+                 "D": QColor("#f59e0b")}
+SPACE = QColor("#131a2b")
+HEX_FILL = QColor("#1c2438")
+HEX_EDGE = QColor("#34405c")
+WORLD_FILL = QColor("#2c3650")
+TEXT = QColor("#eef2f8")
+MUTED = QColor("#9aa6bd")
+GOLD = QColor("#f2c84b")
+ACCENT = QColor("#ffffff")        # held ship, lit destinations (no house is white)
+GATE = QColor("#38d6e8")
+FIGHT = QColor("#ff5a4f")
+INK = QColor("#10131a")
+
+MARGIN = 24.0
+HEADER = 64.0          # the strip above the map: turn, step, and the houses' legend
+TOKEN_W, TOKEN_H = 30.0, 16.0
+STATIC = "static"      # item data of the map's own drawing, kept between boards
+#: Where things sit in a hex, as fractions of its size below (+) or above (-) the centre.
+TITLE_Y, SUBTITLE_Y, ICON_Y, TOKENS_Y, STACKS_END = -0.66, -0.46, -0.45, -0.33, 0.74
+
+
+def font(size: float, bold: bool = False) -> QFont:
+    f = QFont(FONT)
+    f.setPointSizeF(size)
+    f.setBold(bold)
+    return f
+
+
+def house_colour(letter: str | None) -> QColor:
+    return HOUSE_COLOURS.get(letter or "", MUTED)
+
+
+def tint(colour: QColor, base: QColor, amount: float) -> QColor:
+    """``amount`` of ``colour`` over ``base``."""
+    return QColor.fromRgbF(base.redF() + (colour.redF() - base.redF()) * amount,
+                           base.greenF() + (colour.greenF() - base.greenF()) * amount,
+                           base.blueF() + (colour.blueF() - base.blueF()) * amount)
+
+
+def key_of(h) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+# =================================================================================== items
+class HexItem(QGraphicsPolygonItem):
+    """One hex of the board (the scene finds hexes by position; this carries the tooltip)."""
+
+    def __init__(self, polygon: QPolygonF, key: str):
+        super().__init__(polygon)
+        self.key = key
+
+
+class ShipToken(QGraphicsObject):
+    """A jumpship or a Self Transport army: the house colour, a hull shape, its number and a
+    badge with its cargo count. Drags are reported to the scene; the token always goes back
+    to where the board puts it."""
+
+    def __init__(self, scene: "NoblesScene", unit: dict):
+        super().__init__()
+        self.board_scene = scene
+        self.unit = unit
+        self.unit_id = unit["id"]
+        self.highlight: QColor | None = None
+        self.selected = False
+        self.setToolTip(unit["tooltip"])
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._press: QPointF | None = None
+        self._home = QPointF()
+        self.setZValue(20)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-3, -6, TOKEN_W + 9, TOKEN_H + 9)
+
+    def hull(self) -> QPainterPath:
+        path = QPainterPath()
+        w, h = TOKEN_W, TOKEN_H
+        if self.unit["category"] == "jumpship":       # a hull with a pointed bow
+            path.addPolygon(QPolygonF([QPointF(0, 2), QPointF(w - 7, 0), QPointF(w, h / 2),
+                                       QPointF(w - 7, h), QPointF(0, h - 2)]))
+        else:                                          # a Self Transport army: a rounded box
+            path.addRoundedRect(QRectF(0, 0, w, h), 5, 5)
+        path.closeSubpath()
+        return path
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = house_colour(self.unit["owner"])
+        moved = self.unit["moved"]
+        fill = QColor(colour) if not moved else tint(colour, HEX_FILL, 0.55)
+        painter.setBrush(fill)
+        if self.highlight is not None or self.selected:
+            painter.setPen(QPen(self.highlight or ACCENT, 2.6))
+        else:
+            painter.setPen(QPen(QColor("#0b0e16"), 1.0))
+        painter.drawPath(self.hull())
+        painter.setPen(INK)
+        painter.setFont(font(6.0, bold=True))
+        painter.drawText(QRectF(0, 0, TOKEN_W - 3, TOKEN_H), Qt.AlignmentFlag.AlignCenter,
+                         self.unit_id.split("-", 1)[1])
+        cargo = len(self.unit.get("cargo") or [])
+        if cargo:
+            badge = QRectF(TOKEN_W - 4, -5, 11, 11)
+            painter.setBrush(QColor("white"))
+            painter.setPen(QPen(INK, 0.8))
+            painter.drawEllipse(badge)
+            painter.setFont(font(5.2, bold=True))
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(cargo))
+
+    # ------------------------------------------------------------------ dragging
+    def mousePressEvent(self, event) -> None:
+        self._press = event.scenePos()
+        self._home = self.pos()
+        self._z = self.zValue()
+        self.setZValue(100)
+        if self.board_scene.draggable(self.unit_id):
+            self.board_scene.show_targets(self.unit_id)
+        event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._press is None or not self.board_scene.draggable(self.unit_id):
+            return
+        self.setPos(self._home + event.scenePos() - self._press)
+
+    def mouseReleaseEvent(self, event) -> None:
+        press, self._press = self._press, None
+        self.setZValue(getattr(self, "_z", 20))
+        self.board_scene.clear_targets()
+        if press is None:
+            return
+        moved = (event.scenePos() - press).manhattanLength() > 6
+        self.setPos(self._home)
+        if moved and self.board_scene.draggable(self.unit_id):
+            self.board_scene.drop(self.unit_id, event.scenePos())
+        elif not moved:
+            self.board_scene.ship_clicked.emit(self.unit_id)
+
+
+# =================================================================================== the scene
+class NoblesScene(QGraphicsScene):
+    ship_dropped = Signal(str, str)
+    ship_clicked = Signal(str)
+    hex_clicked = Signal(str)
+
+    def __init__(self, layout: dict, parent=None):
+        super().__init__(parent)
+        self.layout = layout
+        self.hex_size = float(layout.get("hex_size", 60.0))
+        self.setBackgroundBrush(SPACE)
+        self.draggable: Callable[[str], bool] = lambda _uid: False
+        #: Where a held token may be dropped: hex keys "x,y".
+        self.drop_targets: Callable[[str], list[str]] = lambda _uid: []
+        self.grid: HexGrid | None = None
+        self.board: dict | None = None
+        self.hex_items: dict[str, HexItem] = {}
+        self.tokens: dict[str, ShipToken] = {}
+        self.stack_items: dict[tuple[str, str], list] = {}
+        self.selected_ship: str | None = None
+        self.selected_hex: str | None = None
+        self._target_marks: list = []
+        self._signature: tuple | None = None     # the map whose drawing is kept
+        self._subtitles: dict = {}
+        self._govern_marks: dict = {}
+        self.setSceneRect(QRectF(0, 0, 1100, 900))
+
+    # ------------------------------------------------------------------ geometry
+    def map_rect(self) -> QRectF:
+        return self.sceneRect()
+
+    def centre(self, h) -> QPointF:
+        x, y = self.grid.center(h, self.hex_size)
+        return QPointF(x + MARGIN, y + MARGIN + HEADER)
+
+    def polygon(self, h, inset: float = 0.0) -> QPolygonF:
+        size = self.hex_size - inset
+        cx, cy = self.grid.center(h, self.hex_size)
+        return QPolygonF([QPointF(cx + size * math.cos(math.radians(a)) + MARGIN,
+                                  cy + size * math.sin(math.radians(a)) + MARGIN + HEADER)
+                          for a in (-90, -30, 30, 90, 150, 210)]) if inset else QPolygonF(
+            [QPointF(px + MARGIN, py + MARGIN + HEADER)
+             for px, py in self.grid.corners_of(h, self.hex_size)])
+
+    def hex_key_at(self, pos: QPointF) -> str | None:
+        if self.grid is None:
+            return None
+        h = self.grid.hex_at(pos.x() - MARGIN, pos.y() - MARGIN - HEADER, self.hex_size)
+        return key_of(h) if h is not None else None
+
+    # ------------------------------------------------------------------ gestures
+    def drop(self, unit_id: str, pos: QPointF) -> None:
+        self.ship_dropped.emit(unit_id, self.hex_key_at(pos) or "")
+
+    def mouseReleaseEvent(self, event) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        pos = event.scenePos()
+        if any(isinstance(i, ShipToken) for i in self.items(pos)):
+            return
+        down = event.buttonDownScenePos(Qt.MouseButton.LeftButton)
+        if (pos - down).manhattanLength() > 6:
+            return                     # the map was panned, not clicked
+        key = self.hex_key_at(pos)
+        if key is not None:
+            self.hex_clicked.emit(key)
+
+    # ------------------------------------------------------------------ drawing
+    def show_board(self, board: dict | None) -> None:
+        """Draw ``board``. The map's own drawing (hexes, names, terrain) is kept while the map
+        stays the same and only dressed in its owners' colours again; everything else (the
+        header, stacks, ships, marks) is drawn anew."""
+        self._target_marks = []
+        self.tokens = {}
+        self.stack_items = {}
+        self.board = board
+        game_map = (board or {}).get("map")
+        signature = map_signature(game_map) if game_map else None
+        if signature is None or signature != self._signature:
+            self.clear()
+            self.hex_items = {}
+            self._subtitles = {}
+            self._govern_marks = {}
+            self._signature = None
+        else:
+            for item in self.items():
+                if item.data(0) != STATIC and item.parentItem() is None:
+                    self.removeItem(item)
+        if board is None:
+            return
+        if not game_map:
+            self.grid = None
+            self.setSceneRect(QRectF(0, 0, 1100, 700))
+            self._header(board, 1100)
+            self._text("The map is drawn once every house has its homeworld.",
+                       QPointF(550, 350), 14, colour=MUTED, centred=True)
+            return
+        if self._signature is None:
+            self.grid = HexGrid(game_map["width"], game_map["height"])
+            w, h = self.grid.board_size_px(self.hex_size)
+            self.setSceneRect(QRectF(0, 0, max(w + 2 * MARGIN, 1000.0),
+                                     h + 2 * MARGIN + HEADER))
+            for entry in game_map["hexes"]:
+                self._hex(entry)
+            self._gate_links(game_map)
+            for item in self.items():
+                item.setData(0, STATIC)
+            self._signature = signature
+        hexes = game_map["hexes"]
+        for entry in hexes:
+            self._dress(entry)
+        self._header(board, self.sceneRect().width())
+        fight = board.get("pending_hex") or (board.get("battle") or {}).get("hex") \
+            or (board.get("exchange") or {}).get("hex")
+        for entry in hexes:
+            self._contents(board, entry)
+        if fight:
+            self._fight_mark(fight)
+        if self.selected_hex in self.hex_items:
+            self._select_mark(self.selected_hex)
+        if self.selected_ship in self.tokens:
+            self.tokens[self.selected_ship].selected = True
+
+    def _dress(self, entry: dict) -> None:
+        """What changes on the map itself: a world's owner (fill and border), its Govern
+        bonus, and every hex's tooltip (it lists the units)."""
+        key = entry["key"]
+        item = self.hex_items[key]
+        item.setToolTip(entry["tooltip"])
+        if entry["kind"] != "world":
+            return
+        owner = entry.get("controller")
+        item.setBrush(QBrush(tint(house_colour(owner), WORLD_FILL, 0.42) if owner
+                             else WORLD_FILL))
+        item.setPen(QPen(house_colour(owner), 3.2) if owner else QPen(QColor("#59657f"), 1.4))
+        self._subtitles[key].setBrush(TEXT if owner else MUTED)
+        self._govern_marks[key].setVisible(bool(entry["govern"]))
+
+    def _text(self, text: str, at: QPointF, size: float, bold: bool = False, colour=TEXT,
+              centred: bool = False, z: float = 5, width: float | None = None):
+        f = font(size, bold)
+        if width is not None:
+            text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, width)
+        item = self.addSimpleText(text, f)
+        item.setBrush(colour)
+        br = item.boundingRect()
+        x = at.x() - br.width() / 2 if centred else at.x()
+        item.setPos(x, at.y() - br.height() / 2)
+        item.setZValue(z)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        return item
+
+    def _header(self, board: dict, width: float) -> None:
+        """Turn and step on the left, then one chip per house: colour, letter, name,
+        Solats, income and worlds (the legend of the colours)."""
+        status = f"Turn {board['turn']} · {board['phase_name']}"
+        if board.get("outcome"):
+            status += " · game over"
+        elif board.get("waiting_for"):
+            who = next((h["name"] for h in board["houses"]
+                        if h["letter"] == board["waiting_for"]), board["waiting_for"])
+            status += f" · {who} to act"
+        self._text(status, QPointF(MARGIN, 20), 11, bold=True)
+        x = MARGIN
+        y = 36.0
+        chip_w = (width - 2 * MARGIN - 6 * 3) / 4
+        for house in board["houses"]:
+            colour = house_colour(house["letter"])
+            rect = QRectF(x, y, chip_w, 24)
+            fill = colour if house["alive"] else tint(colour, HEX_FILL, 0.3)
+            item = self.addRect(rect, QPen(QColor("#0b0e16"), 1), QBrush(fill))
+            item.setToolTip(f"{house['name']}: {house['player']}")
+            who = "person" if house["player"] == "human" else "AI"
+            name = house["name"].split(" (")[0].removeprefix("House ")
+            words = (f"{house['letter']}  {name} · {who} · {house['solats']} S · "
+                     f"+{house['income']} · {len(house['worlds'])} worlds")
+            if not house["alive"]:
+                words = f"{house['letter']}  {name} · eliminated"
+            self._text(words, QPointF(x + 6, y + 12), 8, bold=True, colour=INK,
+                       width=chip_w - 10)
+            x += chip_w + 6
+
+    def _hex(self, entry: dict) -> None:
+        h = entry["hex"]
+        kind = entry["kind"]
+        poly = self.polygon(h)
+        item = HexItem(poly, entry["key"])
+        item.setBrush(QBrush(WORLD_FILL if kind == "world" else HEX_FILL))
+        item.setPen(QPen(HEX_EDGE, 1.0))
+        item.setZValue(1 if kind != "world" else 2)
+        self.addItem(item)
+        self.hex_items[entry["key"]] = item
+        c = self.centre(h)
+        s = self.hex_size
+        if kind == "world":
+            self._world(entry, c)
+        elif kind == "obstacle":
+            self._obstacle(entry["obstacle"], c, poly)
+        elif kind == "jump_station":
+            self._station(c)
+        elif kind == "empty_system":
+            self._star(c)
+        elif kind == "stargate":
+            self._gate(entry, c)
+        if kind in ("jump_station", "empty_system", "stargate"):
+            names = {"jump_station": "jump station", "empty_system": "empty system",
+                     "stargate": f"stargate {int(entry['gate'] or 0) + 1}"}
+            self._text(names[kind], QPointF(c.x(), c.y() + TITLE_Y * s), 6.6, colour=MUTED,
+                       centred=True)
+        self._text(entry["key"], QPointF(c.x(), c.y() + 0.84 * s), 5, colour=MUTED,
+                   centred=True, z=3)
+
+    def _world(self, entry: dict, c: QPointF) -> None:
+        s = self.hex_size
+        owner = entry.get("controller")
+        if entry["homeworld"]:
+            rim = self.addPolygon(self.polygon(entry["hex"], inset=5),
+                                  QPen(house_colour(entry["home_of"]) if entry["home_of"]
+                                       else QColor("#59657f"), 1.4, Qt.PenStyle.DashLine))
+            rim.setZValue(3)
+            rim.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        name = ("♛ " if entry["homeworld"] else "") + entry["world"]
+        self._text(name, QPointF(c.x(), c.y() + TITLE_Y * s), 7.6, bold=True, centred=True,
+                   width=1.5 * s)
+        subtitle = f"{entry['world_type']} {entry['base_income']}"
+        item = self._text(subtitle, QPointF(c.x(), c.y() + SUBTITLE_Y * s), 6.4,
+                          colour=TEXT if owner else MUTED, centred=True)
+        self._subtitles[entry["key"]] = item
+        br = item.sceneBoundingRect()            # the Govern bonus, in gold after the income
+        mark = self._text("+1", QPointF(br.right() + 1, c.y() + SUBTITLE_Y * s), 6.4, bold=True,
+                          colour=GOLD)
+        mark.setToolTip("Govern: +1 income for good")
+        self._govern_marks[entry["key"]] = mark
+
+    def _obstacle(self, kind: str | None, c: QPointF, poly: QPolygonF) -> None:
+        s = self.hex_size
+        if kind == "black_hole":
+            glow = QRadialGradient(c, 0.55 * s)
+            glow.setColorAt(0.0, QColor("#000000"))
+            glow.setColorAt(0.55, QColor("#000000"))
+            glow.setColorAt(0.7, QColor("#ff9a3c"))
+            glow.setColorAt(1.0, QColor(255, 154, 60, 0))
+            item = self.addEllipse(QRectF(c.x() - 0.55 * s, c.y() - 0.55 * s, 1.1 * s, 1.1 * s),
+                                   QPen(Qt.PenStyle.NoPen), QBrush(glow))
+            label = "black hole"
+        elif kind == "supernova":
+            burst = QPolygonF()
+            for k in range(24):
+                r = (0.62 if k % 2 == 0 else 0.3) * s
+                a = math.radians(k * 15)
+                burst.append(QPointF(c.x() + r * math.cos(a), c.y() + r * math.sin(a)))
+            glow = QRadialGradient(c, 0.62 * s)
+            glow.setColorAt(0.0, QColor("#fff6c0"))
+            glow.setColorAt(0.45, QColor("#ffb347"))
+            glow.setColorAt(1.0, QColor("#d9432b"))
+            item = self.addPolygon(burst, QPen(Qt.PenStyle.NoPen), QBrush(glow))
+            label = "supernova"
+        else:
+            cloud = QPainterPath()
+            for dx, dy, r in ((-0.3, -0.1, 0.38), (0.25, -0.2, 0.34), (0.05, 0.2, 0.42),
+                              (-0.25, 0.3, 0.28), (0.35, 0.25, 0.3)):
+                cloud.addEllipse(QPointF(c.x() + dx * s, c.y() + dy * s), r * s, r * s)
+            glow = QRadialGradient(c, 0.8 * s)
+            glow.setColorAt(0.0, QColor(196, 120, 255, 230))
+            glow.setColorAt(1.0, QColor(90, 50, 160, 150))
+            item = self.addPath(cloud.simplified(), QPen(Qt.PenStyle.NoPen), QBrush(glow))
+            label = "nebula"
+        item.setZValue(2)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._text(label, QPointF(c.x(), c.y() + 0.62 * s), 6.5, bold=True,
+                   colour=QColor("#ffe0d0"), centred=True)
+
+    def _station(self, c: QPointF) -> None:
+        s = 0.08 * self.hex_size
+        y = c.y() + ICON_Y * self.hex_size
+        pen = QPen(QColor("#c8d3ea"), 1.4)
+        box = self.addRect(QRectF(c.x() - s, y - s, 2 * s, 2 * s), pen, QBrush(QColor("#46536f")))
+        arms = self.addLine(c.x() - 2.5 * s, y, c.x() + 2.5 * s, y, pen)
+        for item in (box, arms):
+            item.setZValue(3)
+
+    def _star(self, c: QPointF) -> None:
+        s = self.hex_size
+        star = QPolygonF()
+        for k in range(10):
+            r = (0.11 if k % 2 == 0 else 0.045) * s
+            a = math.radians(-90 + k * 36)
+            star.append(QPointF(c.x() + r * math.cos(a), c.y() + ICON_Y * s + r * math.sin(a)))
+        item = self.addPolygon(star, QPen(Qt.PenStyle.NoPen), QBrush(GOLD))
+        item.setZValue(3)
+
+    def _gate(self, entry: dict, c: QPointF) -> None:
+        s = self.hex_size
+        y = c.y() + ICON_Y * s
+        ring = self.addEllipse(QRectF(c.x() - 0.1 * s, y - 0.1 * s, 0.2 * s, 0.2 * s),
+                               QPen(GATE, 2.4), QBrush(Qt.BrushStyle.NoBrush))
+        ring.setZValue(3)
+
+    def _gate_links(self, game_map: dict) -> None:
+        for k, (a, b) in enumerate(game_map.get("stargates", [])):
+            ca, cb = self.centre(a), self.centre(b)
+            ca.setY(ca.y() + ICON_Y * self.hex_size)
+            cb.setY(cb.y() + ICON_Y * self.hex_size)
+            pen = QPen(QColor(56, 214, 232, 150), 2.2, Qt.PenStyle.DashLine)
+            line = self.addLine(ca.x(), ca.y(), cb.x(), cb.y(), pen)
+            line.setZValue(4)
+            line.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            line.setToolTip(f"Stargate pair {k + 1}: ({a[0]},{a[1]}) ↔ ({b[0]},{b[1]})")
+
+    # ------------------------------------------------------------------ units
+    def _contents(self, board: dict, entry: dict) -> None:
+        """The stacks of a hex: one token row for the units that move on their own, then one
+        line (or more when there is room) per house."""
+        stacks = entry.get("stacks") or []
+        if not stacks:
+            return
+        c = self.centre(entry["hex"])
+        s = self.hex_size
+        units = board["units"]
+        ships = [uid for st in stacks for uid in st["ships"]]
+        top = c.y() + TOKENS_Y * s
+        if ships:
+            shown = ships[:4]
+            step = TOKEN_W + 5
+            x0 = c.x() - (len(shown) * step - 5) / 2
+            for k, uid in enumerate(shown):
+                token = ShipToken(self, units[uid])
+                token.setPos(x0 + k * step, top)
+                self.addItem(token)
+                self.tokens[uid] = token
+            for uid in ships[4:]:           # more than four: they stay reachable by list
+                token = ShipToken(self, units[uid])
+                token.setPos(x0 + 3 * step + 4, top + 4)
+                token.setZValue(19)
+                self.addItem(token)
+                self.tokens[uid] = token
+            top += TOKEN_H + 4
+        bottom = c.y() + STACKS_END * s
+        lines = [st for st in stacks if stack_words(st)]
+        if not lines:
+            return
+        room = max(1, int((bottom - top) // 12.5))
+        per = max(1, room // len(lines))
+        width = 1.62 * s
+        y = top
+        for st in lines:
+            words = stack_words(st)
+            rows = wrap(words, font(6.6, bold=True), width - 8, per)
+            rect = QRectF(c.x() - width / 2, y, width, 12.0 * len(rows))
+            colour = house_colour(st["owner"])
+            chip = self.addRect(rect, QPen(QColor("#0b0e16"), 0.8), QBrush(colour))
+            chip.setZValue(6)
+            chip.setToolTip(f"{st['owner']}: {st['summary']}")
+            self.stack_items.setdefault(entry["key"], []).append(chip)
+            for k, row in enumerate(rows):
+                self._text(row, QPointF(rect.left() + 4, rect.top() + 6 + 12 * k), 6.6,
+                           bold=True, colour=INK, z=7)
+            y += rect.height() + 1.5
+            if y > bottom:
+                break
+
+    def _fight_mark(self, h) -> None:
+        mark = self.addPolygon(self.polygon(h, inset=-3), QPen(FIGHT, 4, Qt.PenStyle.DashLine))
+        mark.setZValue(30)
+        mark.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def _select_mark(self, key: str) -> None:
+        x, y = (int(v) for v in key.split(","))
+        mark = self.addPolygon(self.polygon((x, y), inset=2), QPen(QColor("white"), 2.2))
+        mark.setZValue(29)
+        mark.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    # ------------------------------------------------------------------ targets
+    def show_targets(self, unit_id: str) -> None:
+        """Light the hexes the held token may jump to."""
+        self.clear_targets()
+        for key in self.drop_targets(unit_id):
+            if key not in self.hex_items:
+                continue
+            x, y = (int(v) for v in key.split(","))
+            fill = QColor(ACCENT)
+            fill.setAlpha(45)
+            mark = self.addPolygon(self.polygon((x, y), inset=3),
+                                   QPen(ACCENT, 3.5, Qt.PenStyle.DashLine), QBrush(fill))
+            mark.setZValue(40)
+            mark.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self._target_marks.append(mark)
+        token = self.tokens.get(unit_id)
+        if token is not None:
+            token.highlight = ACCENT
+            token.update()
+
+    def clear_targets(self) -> None:
+        for mark in self._target_marks:
+            if mark.scene() is self:
+                self.removeItem(mark)
+        self._target_marks = []
+        for token in self.tokens.values():
+            if token.highlight is not None:
+                token.highlight = None
+                token.update()
+
+    def select(self, ship: str | None = None, hex_key: str | None = None) -> None:
+        """Remember the ship and hex the player picked (drawn on the next ``show_board``)."""
+        self.selected_ship = ship
+        self.selected_hex = hex_key
+
+
+def map_signature(game_map: dict) -> tuple:
+    """What the map's own drawing depends on: its size and each hex's feature."""
+    return (game_map["width"], game_map["height"],
+            tuple((h["key"], h["kind"], h["world"], h["obstacle"], h["gate"], h["home_of"])
+                  for h in game_map["hexes"]))
+
+
+def stack_words(stack: dict) -> list[str]:
+    """The words of one house's stack line: its letter, armies by unit code, Nobles, nukes."""
+    words = [stack["owner"]]
+    words += [f"{n}{code}" for code, n in stack["armies"].items()]
+    if stack["nobles"]:
+        words.append(f"♛{len(stack['nobles'])}")
+    if stack["nukes"]:
+        words.append(f"☢{len(stack['nukes'])}")
+    return words if len(words) > 1 else []
+
+
+def wrap(words: list[str], f: QFont, width: float, max_rows: int) -> list[str]:
+    """Words in rows no wider than ``width``; the last row is elided when rows run out."""
+    metrics = QFontMetricsF(f)
+    rows: list[str] = []
+    row = ""
+    for word in words:
+        candidate = f"{row} {word}".strip()
+        if metrics.horizontalAdvance(candidate) <= width or not row:
+            row = candidate
+        else:
+            rows.append(row)
+            row = word
+    if row:
+        rows.append(row)
+    if len(rows) > max_rows:
+        rest = " ".join(rows[max_rows - 1:])
+        rows = rows[:max_rows - 1] + [metrics.elidedText(rest, Qt.TextElideMode.ElideRight,
+                                                         width)]
+    return rows
+
+
+def render_image(layout: dict, board: dict | None, size=(1600, 1000)):
+    """The map of ``board`` as an image of ``size`` pixels (the ``render`` command)."""
+    from struggle_desktop.ui.map.render import ensure_fonts, scene_image
+
+    ensure_fonts()
+    scene = NoblesScene(layout)
+    scene.show_board(board)
+    return scene_image(scene, size)
+
+
+__all__ = ["NoblesScene", "ShipToken", "HexItem", "render_image", "HOUSE_COLOURS"]
