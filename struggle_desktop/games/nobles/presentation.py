@@ -273,7 +273,8 @@ def is_hex_opener(entry: dict) -> bool:
 def fight_entry(log: list[dict], hit_max: int = 1, units: dict | None = None) -> dict | None:
     """The last fight in the log (a nuclear exchange in a hex, or one pairing of a battle):
     its title, its entries, its volleys (each roll with its dice and hits, in the order
-    rolled, closed by the line that totals them), the psychic results and the casualties.
+    rolled, closed by the line that totals them), the last round's psychic results and the
+    casualties.
     The screen shows them after the fight is over too."""
     units = units or {}
     start = None
@@ -305,6 +306,8 @@ def fight_entry(log: list[dict], hit_max: int = 1, units: dict | None = None) ->
         elif e["rule"] == "NH-BAT-8":
             volleys.append({"summary": e["text"], "rolls": current})
             current = []
+        elif e["rule"] == "NH-BAT-7" and e["text"].startswith("Round "):
+            psychic = []                # a new round: the psychic results are this round's
         elif e["rule"] in ("NH-PSY-3", "NH-PSY-7") and e["kind"] != "roll":
             psychic.append(e["text"])
         elif e["rule"] in CASUALTY_RULES and e["kind"] != "roll":
