@@ -272,5 +272,26 @@ class NoblesGame:
 
         return build_catalog(self)
 
+    # ------------------------------------------------------------------ for the window
+    def map_layout(self) -> dict:
+        from struggle_desktop.games.nobles import presentation
+        return presentation.map_layout(self)
+
+    def board(self, state: dict, role: str = "public") -> dict:
+        """What the screen draws for ``role`` (presentation.py); built from its view."""
+        from struggle_desktop.games.nobles import presentation
+        return presentation.board(self, state, role)
+
+    def describe_action(self, state: dict, action: dict) -> str:
+        from struggle_desktop.games.nobles import presentation
+        return presentation.describe_action(self, state, action)
+
+    def preview(self, state: dict, action: dict) -> dict | None:
+        return None
+
+    def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
+        from struggle_desktop.games.nobles import presentation
+        return presentation.log_entries(self, state, start, role)
+
     def opponent(self, role: str) -> str:
         return next(r for r in ROLES if r != role)
