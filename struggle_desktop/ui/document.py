@@ -24,7 +24,7 @@ from struggle_desktop.engine.paths import user_data_dir
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.games import get_game
-from struggle_desktop.ui.screens import has_screen, screen_game
+from struggle_desktop.ui.screens import has_screen
 
 #: Log entry kinds worth a frame of their own when the window shows automated steps.
 WATCHED_KINDS = {"move", "combat", "eliminate", "convert", "place", "force", "ie",
@@ -208,7 +208,6 @@ class GameDocument(QObject):
         return f"Opened {path.name}: {report.actions} actions replayed and checked{note}"
 
     def _install(self, game: Any, session: Session, path: Path | None) -> None:
-        game = screen_game(game)
         if game is not self.game:
             self._layout = None
         self.seat = game.roles[0]

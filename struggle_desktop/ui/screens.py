@@ -23,11 +23,6 @@ RENDERERS = {
     "struggle": "struggle_desktop.ui.map.render:render_image",
     "battles": "struggle_desktop.ui.battles.scene:render_image",
 }
-#: Game id -> "module:function" giving the game object the window reads, when the game class
-#: does not offer the screen methods itself yet (temporary: see ui/nobles/adapter.py).
-ADAPTERS = {
-    "nobles": "struggle_desktop.ui.nobles.adapter:with_screen_methods",
-}
 #: Where ``render --game`` stops playing the opening for the program: game id -> a test of the
 #: state (default: the first Actions phase, as in Battles).
 OPENINGS = {
@@ -44,12 +39,6 @@ def renderer(game_id: str):
     """The function that draws ``game_id``'s board into an image."""
     require_screen(game_id)
     return _load(RENDERERS[game_id])
-
-
-def screen_game(game):
-    """The game object as the window reads it (see ADAPTERS)."""
-    target = ADAPTERS.get(getattr(game, "id", ""))
-    return _load(target)(game) if target else game
 
 
 def opening_reached(game_id: str, state: dict) -> bool:

@@ -9,14 +9,12 @@ from PySide6.QtGui import QColor
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games import get_game
 from struggle_desktop.ui.nobles.scene import HOUSE_COLOURS, HexItem, NoblesScene, render_image
-from struggle_desktop.ui.screens import screen_game
 
 TERRAIN = {"obstacles": 4, "jump_stations": 2, "empty_systems": 2, "stargate_pairs": 1}
 
 
 def nobles():
-    """The game object as the window reads it."""
-    return screen_game(get_game("nobles"))
+    return get_game("nobles")
 
 
 def random_position(seed: int = 3, houses: int = 4, turn: int = 4, seats=None,
