@@ -49,9 +49,15 @@ def map_layout(game) -> dict:
 
 # ============================================================================== the board
 def board(game, state: dict, role: str) -> dict:
-    view = game.view(state, role)
+    view = game.view(state, role, with_log=False)    # the log is public: read, not copied
     ctx = game.context(view)
-    units = {uid: unit_entry(ctx, uid) for uid in sorted(view["units"], key=unit_sort_key)}
+    aboard: dict[str, list[str]] = {}
+    for uid in sorted(view["units"], key=unit_sort_key):
+        ship = view["units"][uid]["ship"]
+        if ship is not None:
+            aboard.setdefault(ship, []).append(uid)
+    units = {uid: unit_entry(ctx, uid, aboard.get(uid, []))
+             for uid in sorted(view["units"], key=unit_sort_key)}
     return {
         "game": "nobles", "seat": role, "turn": view["turn"], "phase": view["phase"],
         "phase_name": PHASE_NAMES.get(view["phase"], str(view["phase"])),
@@ -62,7 +68,7 @@ def board(game, state: dict, role: str) -> dict:
         "unassigned": [ally_entry(ctx, a, None) for a in view.get("unassigned") or []],
         "battle": battle_entry(view.get("battle")),
         "exchange": exchange_entry(view.get("exchange")),
-        "fight": fight_entry(view.get("log") or [], ctx.procedure["hit_max"], units),
+        "fight": fight_entry(state["log"], ctx.procedure["hit_max"], units),
         "prompt": prompt_entry(game, ctx, view, role),
         "waiting_for": (view["pending"] or {}).get("role") if not view.get("outcome") else None,
         "pending_kind": (view["pending"] or {}).get("kind"),
@@ -73,7 +79,8 @@ def board(game, state: dict, role: str) -> dict:
     }
 
 
-def unit_entry(ctx: Ctx, uid: str) -> dict:
+def unit_entry(ctx: Ctx, uid: str, cargo: list[str] | None = None) -> dict:
+    """One unit; ``cargo``: the units aboard it, in line-up order (found once for all ships)."""
     u = ctx.unit(uid)
     t = ctx.utype(uid)
     entry = {"id": uid, "type": u["type"], "code": t.code, "owner": u["owner"],
@@ -81,9 +88,10 @@ def unit_entry(ctx: Ctx, uid: str) -> dict:
              "moved": u["moved"], "fought": u["fought"], "ally": u.get("ally"),
              "is_ship": t.is_ship, "ad": t.ad, "label": f"{uid} {u['type']}"}
     if t.category == "jumpship":
-        entry["cargo"] = ctx.cargo(uid)
+        entry["cargo"] = list(cargo) if cargo is not None else ctx.cargo(uid)
         entry["slots"] = ctx.slots(uid)
-        entry["slots_used"] = ctx.slots_used(uid)
+        entry["slots_used"] = sum(1 for c in entry["cargo"]
+                                  if ctx.category(c) in ("army", "nuke"))   # NH-MOV-2
     lines = [f"{uid}: {u['type']} of {house_title(ctx, u['owner'])}",
              f"{t.category.capitalize()}" + (f", {t.ad} attack dice" if t.ad else "")]
     if u.get("ally"):
