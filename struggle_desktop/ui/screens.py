@@ -15,6 +15,7 @@ import importlib
 SCREENS = {
     "struggle": "struggle_desktop.ui.main_window:MainWindow",
     "battles": "struggle_desktop.ui.battles.window:BattlesWindow",
+    "nobles": "struggle_desktop.ui.nobles.window:NoblesWindow",
 }
 DESKTOP_GAMES = tuple(SCREENS)
 #: Game id -> "module:function" drawing a board offscreen: ``f(layout, board, size) -> QImage``
@@ -22,6 +23,7 @@ DESKTOP_GAMES = tuple(SCREENS)
 RENDERERS = {
     "struggle": "struggle_desktop.ui.map.render:render_image",
     "battles": "struggle_desktop.ui.battles.scene:render_image",
+    "nobles": "struggle_desktop.ui.nobles.scene:render_image",
 }
 #: Where ``render --game`` stops playing the opening for the program: game id -> a test of the
 #: state (default: the first Actions phase, as in Battles).

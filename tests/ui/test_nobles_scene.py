@@ -185,3 +185,33 @@ def test_before_the_map_is_drawn_the_scene_says_so(qapp):
     scene = NoblesScene(nobles().map_layout())
     scene.show_board(board)
     assert "The map is drawn once every house has its homeworld." in texts(scene)
+
+
+def test_render_draws_a_saved_game(qapp, tmp_path, capsys):
+    """``render SAVE``: the screens table names the Noble Houses renderer, which draws the
+    saved position offscreen; ``render --game`` stops its opening once the set-up is over."""
+    from argparse import Namespace
+
+    from PySide6.QtGui import QImage
+
+    from struggle_desktop.engine.session import Session
+    from struggle_desktop.ui.app import render_command
+    from struggle_desktop.ui.screens import opening_reached, renderer
+
+    game = get_game("nobles")
+    session = Session.new(game, "standard", 4, {"houses": 3, **TERRAIN})
+    rng = Rng.from_seed(9)
+    while session.state["turn"] < 2:
+        role = session.state["pending"]["role"]
+        legal = game.legal_actions(session.state, role)
+        session.perform(role, legal[rng.below(len(legal))])
+    path = tmp_path / "nobles.sgsave"
+    session.save(path)
+    assert renderer("nobles") is render_image
+    out = tmp_path / "map.png"
+    assert render_command(Namespace(file=str(path), out=str(out), size=[800, 500], game=None,
+                                    scenario=None, seed=None)) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (800, 500)
+    assert opening_reached("nobles", session.state)
+    assert not opening_reached("nobles", game.setup("standard", 1, {"houses": 2}))

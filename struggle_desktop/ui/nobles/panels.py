@@ -1,0 +1,557 @@
+"""The Noble Houses panels: houses, the jumpship and its cargo, the fight, allies and Noble
+actions, and the selected hex.
+
+Each is a ``DockPanel`` (stable ``objectName``, built on first show) that re-reads
+``document.board`` (games/nobles/presentation.py) and emits what the player asks for; the
+window performs it. The decision, log and dice panels are the shared ones (ui/docks).
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+                               QPushButton, QTextBrowser, QTreeWidget, QTreeWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from struggle_desktop.ui.docks.base import DockPanel
+from struggle_desktop.ui.nobles.scene import HOUSE_COLOURS
+
+#: Unicode die faces 1-6.
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+HIT_COLOUR = "#d0342c"
+KIND_NAMES = {"govern": "Govern", "diplomacy": "Diplomacy", "assassination": "Assassination",
+              "intrigue": "Intrigue", "sabotage": "Sabotage",
+              "strategic_planning": "Strategic Planning", "noble_action": "Noble action"}
+
+
+def swatch(letter: str) -> str:
+    colour = HOUSE_COLOURS.get(letter)
+    name = colour.name() if colour is not None else "#888888"
+    return (f"<span style='background:{name}; color:#10131a; font-weight:bold'>"
+            f"&nbsp;{html.escape(letter)}&nbsp;</span>")
+
+
+def rich_browser() -> QTextBrowser:
+    browser = QTextBrowser()
+    browser.setOpenLinks(False)
+    browser.setReadOnly(True)
+    return browser
+
+
+def house_name(board: dict, letter: str | None) -> str:
+    for house in board["houses"]:
+        if house["letter"] == letter:
+            return house["name"]
+    return f"House {letter}"
+
+
+# ====================================================================================== houses
+class HousesDock(DockPanel):
+    """Every house: who plays it, treasury, income, worlds, initiative, units, upkeep, and its
+    allies with their uses left this turn."""
+    object_name = "dock-nobles-houses"
+    title = "Houses"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    def create_widget(self) -> QWidget:
+        self.text = rich_browser()
+        self.text.setObjectName("nobles-houses")
+        return self.text
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        if board is None:
+            self.text.setHtml("No game is open.")
+            return
+        self.text.setHtml(houses_html(board))
+
+
+def houses_html(board: dict) -> str:
+    rows = [f"<p><b>Turn {board['turn']}</b> — {html.escape(board['phase_name'])}"
+            + (f"; initiative order {' '.join(board['order'])}" if board["order"] else "")
+            + "</p>"]
+    for h in board["houses"]:
+        who = "a person" if h["player"] == "human" else "the program"
+        head = f"{swatch(h['letter'])} <b>{html.escape(h['name'])}</b>, played by {who}"
+        if not h["alive"]:
+            rows.append(f"<p>{head} — <b>eliminated</b></p>")
+            continue
+        lines = [f"<b>{h['solats']}</b> Solats · income <b>{h['income']}</b> a turn · "
+                 f"upkeep {h['upkeep']} · {h['units']} units ({h['armies']} armies, "
+                 f"{len(h['nobles'])} Nobles)"]
+        if h["initiative"]:
+            lines.append(f"Initiative: {h['initiative']}"
+                         + (f" (next turn's roll {h['planning']:+d})" if h["planning"] else ""))
+        worlds = ", ".join(h["worlds"]) or "none"
+        lines.append(f"Worlds ({len(h['worlds'])}): {html.escape(worlds)}")
+        for ally in h["allies"]:
+            uses = ", ".join(f"{KIND_NAMES.get(k, k)} {n} left" for k, n in ally["uses"].items())
+            benefits = "; ".join(ally["benefits"])
+            lines.append(f"&nbsp;&nbsp;Ally <b>{html.escape(ally['shown_as'])}</b>"
+                         + (f": {html.escape(benefits)}" if benefits else "")
+                         + (f" — this turn: {html.escape(uses)}" if uses else ""))
+        rows.append(f"<p>{head}<br>" + "<br>".join(lines) + "</p>")
+    if board["unassigned"]:
+        rows.append("<p><i>Unassigned allies:</i> "
+                    + html.escape(", ".join(a["shown_as"] for a in board["unassigned"]))
+                    + "</p>")
+    return "".join(rows)
+
+
+# ==================================================================================== jumpship
+class CargoDock(DockPanel):
+    """One jumpship and the units of its hex: tick what goes aboard, then drag the ship to a
+    lit hex (the ticks are loaded first) or load them now. Other houses' ships and ships
+    that cannot move now are shown read-only."""
+    object_name = "dock-nobles-cargo"
+    title = "Ship"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    #: The player picked another ship in the list.
+    ship_chosen = Signal(str)
+    #: A tick changed: (ship, unit, aboard?).
+    cargo_toggled = Signal(str, str, bool)
+    #: "Load now": carry out the ticks without jumping.
+    load_requested = Signal(str)
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self.ship: str | None = None
+        #: (ship, unit) -> wanted aboard, for the ticks the player changed (the window's plan)
+        self.wanted = lambda ship, uid, aboard: aboard
+        self._filling = False
+
+    def create_widget(self) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.ships = QComboBox()
+        self.ships.setObjectName("nobles-ship-choice")
+        self.ships.activated.connect(lambda _i: self.ship_chosen.emit(
+            self.ships.currentData() or ""))
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.units = QListWidget()
+        self.units.setObjectName("nobles-cargo")
+        self.units.itemChanged.connect(self._toggled)
+        self.load_button = QPushButton("&Load now")
+        self.load_button.setToolTip("Load and unload the ticked units without jumping")
+        self.load_button.clicked.connect(lambda: self.ship and self.load_requested.emit(self.ship))
+        self.hint = QLabel("Tick what goes aboard, then drag the ship to a lit hex: the "
+                           "ticked units are loaded first.")
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet("color: gray")
+        layout.addWidget(self.ships)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.units, 1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.load_button)
+        layout.addLayout(row)
+        layout.addWidget(self.hint)
+        return box
+
+    def show_ship(self, ship: str | None) -> None:
+        self.ship = ship
+        if self.widget_built:
+            self.update_widget()
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        self._filling = True
+        try:
+            self._fill(board)
+        finally:
+            self._filling = False
+
+    def _fill(self, board: dict | None) -> None:
+        self.ships.clear()
+        self.units.clear()
+        if board is None or not board.get("map"):
+            self.caption.setText("No jumpship to show.")
+            self.load_button.setEnabled(False)
+            return
+        units = board["units"]
+        seat = board["seat"]
+        self.movable = movable_ships(board)
+        own = [uid for uid, u in units.items() if u["owner"] == seat and u["is_ship"]]
+        for uid in own:
+            u = units[uid]
+            where = f"{u['hex'][0]},{u['hex'][1]}"
+            state = " (can move)" if uid in self.movable else (" (moved)" if u["moved"] else "")
+            self.ships.addItem(f"{uid} {u['type']} at {where}{state}", uid)
+        ship = self.ship if self.ship in units else None
+        if ship is not None and ship not in own:
+            u = units[ship]
+            self.ships.addItem(f"{ship} {u['type']} ({house_name(board, u['owner'])})", ship)
+        if ship is None:
+            self.ships.setCurrentIndex(-1)
+            self.caption.setText("Click a jumpship on the map (or pick one above) to see its "
+                                 "cargo." if own else "Your house has no jumpship.")
+            self.load_button.setEnabled(False)
+            return
+        self.ships.setCurrentIndex(self.ships.findData(ship))
+        s = units[ship]
+        editable = ship in self.movable and s["category"] == "jumpship"
+        if s["category"] != "jumpship":
+            self.caption.setText(f"{ship} ({s['type']}) moves itself and carries nothing.")
+            self.load_button.setEnabled(False)
+            return
+        here = [uid for uid, u in units.items() if u["hex"] == s["hex"] and uid != ship
+                and u["owner"] == s["owner"] and (u["ship"] in (None, ship))
+                and u["category"] in ("army", "noble", "nuke") and not u["is_ship"]]
+        planned = 0
+        for uid in here:
+            u = units[uid]
+            aboard = u["ship"] == ship
+            wanted = self.wanted(ship, uid, aboard)
+            if wanted and u["category"] != "noble":
+                planned += 1
+            slot = "no slot" if u["category"] == "noble" else "1 slot"
+            item = QListWidgetItem(f"{uid} {u['type']} ({slot})"
+                                   + (" — aboard" if aboard else ""))
+            item.setData(Qt.ItemDataRole.UserRole, uid)
+            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            if editable:
+                flags |= Qt.ItemFlag.ItemIsUserCheckable
+            item.setFlags(flags)
+            item.setCheckState(Qt.CheckState.Checked if wanted else Qt.CheckState.Unchecked)
+            item.setToolTip(u["tooltip"])
+            self.units.addItem(item)
+        where = f"({s['hex'][0]},{s['hex'][1]})"
+        text = (f"<b>{ship}</b> at {where}: {len(s.get('cargo') or [])} aboard, "
+                f"{planned} of {s['slots']} slots ticked")
+        if not editable:
+            text += (" — it has moved this turn" if s["moved"] else
+                     " — it cannot load now" if s["owner"] == board["seat"] else
+                     f" — {html.escape(house_name(board, s['owner']))}'s")
+        self.caption.setText(text)
+        self.load_button.setEnabled(editable)
+        if not here:
+            item = QListWidgetItem("Nothing here can board it.")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.units.addItem(item)
+
+    def _toggled(self, item: QListWidgetItem) -> None:
+        if self._filling or self.ship is None:
+            return
+        uid = item.data(Qt.ItemDataRole.UserRole)
+        if uid:
+            self.cargo_toggled.emit(self.ship, uid, item.checkState() == Qt.CheckState.Checked)
+
+
+def movable_ships(board: dict | None) -> list[str]:
+    """The units the prompt lets the seat load, unload or jump now."""
+    prompt = (board or {}).get("prompt") or {}
+    out: list[str] = []
+    for entry in prompt.get("actions", []):
+        a = entry["action"]
+        if a["verb"] in ("load", "unload", "jump") and a["ship"] not in out:
+            out.append(a["ship"])
+    return out
+
+
+# ====================================================================================== fight
+class BattleDock(DockPanel):
+    """The fight in progress, or the last one: who fights whom where, the dice of the last
+    volley per side (hits in red), the psychic results, the casualties, and every roll of
+    the fight."""
+    object_name = "dock-nobles-battle"
+    title = "Battle"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    def create_widget(self) -> QWidget:
+        self.text = rich_browser()
+        self.text.setObjectName("nobles-battle")
+        return self.text
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        if board is None:
+            self.text.setHtml("No game is open.")
+            return
+        self.text.setHtml(battle_html(board))
+
+
+def dice_html(faces: list[int], hit_max: int = 1) -> str:
+    out = []
+    for f in faces:
+        glyph = DIE_FACES[f - 1] if 1 <= f <= 6 else str(f)
+        colour = HIT_COLOUR if f <= hit_max else "#333333"
+        out.append(f"<span style='font-size:20px; color:{colour}'>{glyph}</span>")
+    return " ".join(out)
+
+
+def battle_html(board: dict) -> str:
+    battle, exchange, fight = board.get("battle"), board.get("exchange"), board.get("fight")
+    parts: list[str] = []
+    if battle:
+        h = battle["hex"]
+        where = f"{battle['world']} ({h[0]},{h[1]})" if battle.get("world") else f"({h[0]},{h[1]})"
+        if battle.get("attacker"):
+            parts.append(f"<h3>Battle at {html.escape(where)}</h3><p>"
+                         f"{swatch(battle['attacker'])} {html.escape(house_name(board, battle['attacker']))}"
+                         f" attacks {swatch(battle['defender'])} "
+                         f"{html.escape(house_name(board, battle['defender']))}"
+                         f" — round {battle['round']}, {html.escape(str(battle['step']))}</p>")
+        else:
+            parts.append(f"<h3>Battle at {html.escape(where)}</h3>")
+        if battle.get("commands"):
+            parts.append("<p>Commands: " + ", ".join(
+                f"{html.escape(n)} → {html.escape(a)}" for n, a in battle["commands"].items())
+                + "</p>")
+        if battle.get("psychic"):
+            parts.append("<p><b>Psychic this round</b><br>" + "<br>".join(
+                f"{html.escape(uid)}: {dice_html([p['roll']], 0)} {html.escape(p['result'])}, "
+                f"+{p['extra']} AD" + (f" (cancelled by {html.escape(p['negated_by'])})"
+                                       if p.get("negated_by") else "")
+                for uid, p in battle["psychic"].items()) + "</p>")
+        if battle.get("dice"):
+            parts.append(f"<p><b>Last volley</b> ({html.escape(str(battle.get('volley') or ''))})"
+                         "</p><table cellspacing='4'>")
+            for house, rolls in battle["dice"].items():
+                hits = battle.get("hits", {}).get(house, 0)
+                parts.append(f"<tr><td valign='top'>{swatch(house)}</td><td>"
+                             + "<br>".join(f"{html.escape(uid)} {dice_html(faces)}"
+                                           for uid, faces in rolls.items())
+                             + (("<br>" if rolls else "") + f"<b>{hits} hit(s)</b>")
+                             + "</td></tr>")
+            parts.append("</table>")
+        if battle.get("casualties"):
+            parts.append("<p><b>Lost so far:</b> " + html.escape(", ".join(battle["casualties"]))
+                         + "</p>")
+    elif exchange:
+        h = exchange["hex"]
+        parts.append(f"<h3>Nuclear exchange at ({h[0]},{h[1]})"
+                     + (f" {html.escape(exchange['world'])}" if exchange.get("world") else "")
+                     + "</h3><p>Declaring: " + " ".join(swatch(x) for x in exchange["declaring"])
+                     + (" — committed: " + " ".join(swatch(x) for x in exchange["committed"])
+                        if exchange.get("committed") else "") + "</p>")
+        for launch in exchange.get("launches") or []:
+            parts.append(f"<p>{html.escape(launch['nuke'])} → {html.escape(launch['target'])}"
+                         + (f": {dice_html(launch['dice'])} {launch['hits']} hit(s)"
+                            if "dice" in launch else "") + "</p>")
+    if fight:
+        parts.append(fight_html(fight, live=bool(battle or exchange)))
+    if not parts:
+        return "<p>No fight yet. Battles and nuclear exchanges show here with their dice.</p>"
+    return "".join(parts)
+
+
+def last_round(volleys: list[dict]) -> list[dict]:
+    """The volleys of the fight's last round (its first-strike and normal volleys): their
+    totals begin "Round N"."""
+    if not volleys:
+        return []
+    head = " ".join(volleys[-1]["summary"].split()[:2])
+    if not head.startswith("Round"):
+        return volleys[-1:]
+    return [v for v in volleys if " ".join(v["summary"].split()[:2]) == head]
+
+
+def fight_html(fight: dict, live: bool) -> str:
+    parts = [f"<h3>{'This fight' if live else 'Last fight'} (turn {fight['turn']})</h3>"
+             f"<p>{html.escape(fight['title'])}</p>"]
+    for volley in last_round(fight["volleys"]):
+        sides: dict[str, list[dict]] = {}
+        for roll in volley["rolls"]:
+            sides.setdefault(roll["house"] or "?", []).append(roll)
+        parts.append("<p><b>" + html.escape(volley["summary"] or "The launches' dice") + "</b>"
+                     + ("" if sides else "<br>no dice (sure hits only)") + "</p>")
+        if not sides:
+            continue
+        parts.append("<table cellspacing='4'>")
+        for house, rolls in sides.items():
+            hits = sum(r["hits"] or 0 for r in rolls)
+            parts.append(f"<tr><td valign='top'>{swatch(house)}</td><td>"
+                         + "<br>".join(f"{html.escape(r['unit'] or '')} {dice_html(r['dice'])}"
+                                       for r in rolls)
+                         + f"<br><b>{hits} hit(s) rolled</b></td></tr>")
+        parts.append("</table>")
+    if fight["psychic"]:
+        parts.append("<p><b>Psychic, last round</b><br>" + "<br>".join(
+            html.escape(t) for t in fight["psychic"]) + "</p>")
+    if fight["casualties"]:
+        parts.append("<p><b>Casualties</b><br>" + "<br>".join(
+            html.escape(t) for t in fight["casualties"]) + "</p>")
+    rolls = [e for e in fight["entries"] if e["dice"]]
+    if rolls:
+        parts.append("<p><b>Every roll</b><br>" + "<br>".join(
+            f"{html.escape(e['text'].rsplit(':', 1)[0])}: {dice_html(e['dice'], 1 if e['hits'] is not None else 0)}"
+            for e in rolls) + "</p>")
+    return "".join(parts)
+
+
+# ============================================================================ allies & actions
+class ActionsDock(DockPanel):
+    """The seated house's allies and Noble actions: what each ally gives and its uses left this
+    turn, each Noble's state (may act, moved, fought, acted), the caps on attempts, and —
+    during its Noble Actions — every action grouped by who does it and what; double-click
+    one to take it."""
+    object_name = "dock-nobles-actions"
+    title = "Actions"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    action_chosen = Signal(dict)
+
+    def create_widget(self) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("nobles-actions")
+        self.tree.setHeaderHidden(True)
+        self.tree.itemActivated.connect(self._activated)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree, 1)
+        return box
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        self.tree.clear()
+        if board is None:
+            self.summary.setText("No game is open.")
+            return
+        letter = board["seat"] if board["seat"] in {h["letter"] for h in board["houses"]} \
+            else board.get("waiting_for")
+        house = next((h for h in board["houses"] if h["letter"] == letter), None)
+        if house is None:
+            self.summary.setText("Nobody is seated.")
+            return
+        self.summary.setText(actions_summary_html(board, house))
+        prompt = board.get("prompt")
+        acts = [e for e in (prompt or {}).get("actions", []) if e["action"]["verb"] == "act"]
+        if not acts:
+            if prompt is not None and prompt["kind"] == "noble_action":
+                item = QTreeWidgetItem(["No action is possible: choose Done"])
+                self.tree.addTopLevelItem(item)
+            return
+        actors: dict[str, QTreeWidgetItem] = {}
+        kinds: dict[tuple[str, str], QTreeWidgetItem] = {}
+        for entry in acts:
+            a = entry["action"]
+            actor = a["actor"]
+            if actor not in actors:
+                actors[actor] = QTreeWidgetItem([actor_label(board, actor)])
+                self.tree.addTopLevelItem(actors[actor])
+            key = (actor, a["kind"])
+            if key not in kinds:
+                kinds[key] = QTreeWidgetItem([KIND_NAMES.get(a["kind"], a["kind"])])
+                actors[actor].addChild(kinds[key])
+            leaf = QTreeWidgetItem([entry["label"]])
+            leaf.setData(0, Qt.ItemDataRole.UserRole, a)
+            leaf.setToolTip(0, "Double-click to take this action")
+            kinds[key].addChild(leaf)
+        for item in actors.values():
+            item.setExpanded(True)
+
+    def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        action = item.data(0, Qt.ItemDataRole.UserRole)
+        if action:
+            self.action_chosen.emit(action)
+
+
+def actor_label(board: dict, actor: str) -> str:
+    if actor == "pyreen":
+        return "Pyreen (the world's Diplomacy)"
+    if actor.startswith("ally:"):
+        _, ally, kind = (actor.split(":") + ["", ""])[:3]
+        shown = next((a["shown_as"] for h in board["houses"] for a in h["allies"]
+                      if a["name"] == ally), ally)
+        return f"Ally {shown} ({KIND_NAMES.get(kind, kind.replace('_', ' '))})"
+    u = board["units"].get(actor)
+    if u is None:
+        return actor
+    h = u["hex"]
+    return f"Noble {actor} at ({h[0]},{h[1]})"
+
+
+def actions_summary_html(board: dict, house: dict) -> str:
+    rows = [f"{swatch(house['letter'])} <b>{html.escape(house['name'])}</b>"]
+    for ally in house["allies"]:
+        uses = ", ".join(f"{KIND_NAMES.get(k, k)} ×{n}" for k, n in ally["uses"].items())
+        rows.append(f"Ally <b>{html.escape(ally['shown_as'])}</b>: "
+                    + html.escape("; ".join(ally["benefits"]) or "units only")
+                    + (f" — left this turn: {html.escape(uses)}" if uses else "")
+                    + (f" — units: {html.escape(', '.join(ally['units']))}"
+                       if ally["units"] else ""))
+    nobles = []
+    for uid in house["nobles"]:
+        u = board["units"][uid]
+        state = ("acted" if uid in house["acted"] else "moved" if u["moved"]
+                 else "fought" if u["fought"] else "may act")
+        nobles.append(f"{html.escape(uid)} at ({u['hex'][0]},{u['hex'][1]}): {state}")
+    rows.append("Nobles: " + ("; ".join(nobles) if nobles else "none"))
+    att = house["attempts"]
+    rows.append(f"This turn: Assassination {att.get('assassination', 0)} of 2, Intrigue "
+                f"{att.get('intrigue', 0)} of 1"
+                + (f", Pyreen Diplomacy {house['pyreen']} left" if house["pyreen"] else "")
+                + (f", Strategic Planning {house['planning']:+d} chosen" if house["planning"]
+                   else ""))
+    return "<br>".join(rows)
+
+
+# ========================================================================================= hex
+class HexDock(DockPanel):
+    """The selected hex in full: what is there, and every unit of every house with its flags
+    and cargo."""
+    object_name = "dock-nobles-hex"
+    title = "Hex"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self.key: str | None = None
+
+    def create_widget(self) -> QWidget:
+        self.text = rich_browser()
+        self.text.setObjectName("nobles-hex")
+        return self.text
+
+    def show_hex(self, key: str | None) -> None:
+        self.key = key
+        if self.widget_built:
+            self.update_widget()
+
+    def update_widget(self) -> None:
+        board = self.document.board
+        if board is None or not board.get("map"):
+            self.text.setHtml("No map yet.")
+            return
+        entry = next((h for h in board["map"]["hexes"] if h["key"] == self.key), None)
+        if entry is None:
+            self.text.setHtml("Click a hex on the map to see everything in it.")
+            return
+        self.text.setHtml(hex_html(board, entry))
+
+
+def hex_html(board: dict, entry: dict) -> str:
+    lines = entry["tooltip"].split("\n")
+    parts = [f"<h3>{html.escape(lines[0])}</h3>"]
+    parts += [f"<p>{html.escape(line)}</p>" for line in lines[1:]
+              if not line.startswith("House ")]
+    units = board["units"]
+    for stack in entry["stacks"]:
+        parts.append(f"<p>{swatch(stack['owner'])} <b>"
+                     f"{html.escape(house_name(board, stack['owner']))}</b><br>")
+        rows = []
+        for uid in stack["units"]:
+            u = units[uid]
+            if u["ship"]:
+                continue
+            flags = [f for f in ("moved", "fought") if u[f]]
+            row = f"{html.escape(u['label'])}" + (f" <i>({', '.join(flags)})</i>" if flags else "")
+            if u.get("cargo"):
+                row += " carrying " + html.escape(", ".join(
+                    f"{c} {units[c]['type']}" for c in u["cargo"]))
+            rows.append(row)
+        parts.append("<br>".join(rows) + "</p>")
+    return "".join(parts)
+
+
+__all__ = ["ActionsDock", "BattleDock", "CargoDock", "HexDock", "HousesDock", "movable_ships"]

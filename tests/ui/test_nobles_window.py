@@ -1,0 +1,436 @@
+"""The Noble Houses window driven as players would: jumpships dragged on the map with their
+cargo, refused drops, the decision panel, program houses, hand-overs, files and undo."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.ui.nobles.window import NoblesWindow
+from tests.ui.helpers import drag
+
+TERRAIN = {"obstacles": 3, "jump_stations": 1, "empty_systems": 1, "stargate_pairs": 1}
+
+
+@pytest.fixture
+def make_window(qtbot):
+    made = []
+
+    def make():
+        win = NoblesWindow()
+        made.append(win)
+        win.resize(1600, 1000)
+        win.show()
+        qtbot.waitExposed(win)
+        return win
+    yield make
+    for win in made:
+        win.program.paused = True
+        win.document.dirty = False
+        win.close()
+        win.deleteLater()
+
+
+def start(win, seats=("human", "human"), seed=3, **extra):
+    options = {"houses": len(seats), **TERRAIN, **extra}
+    for i, who in enumerate(seats):
+        options[f"seat{i + 1}"] = who
+    assert win.new_game("nobles", "standard", seed, options)
+
+
+def human_move(win, rng=None):
+    """What a person would do now: confirm a hand-over, let the program move, or take a
+    random legal action for the seated house through the window (busy more often than done)."""
+    if win.overlay.isVisible():
+        win.take_seat()
+        return True
+    doc = win.document
+    role = doc.waiting_role
+    if role is None:
+        return False
+    if win.seats()[role] != "human":
+        win.program_step()
+        return True
+    assert role == doc.seat, "the window acts only for the seated house"
+    rng = rng or Rng.from_seed(len(doc.session.actions), 3)
+    legal = doc.legal_actions()
+    busy = [a for a in legal if a["verb"] != "done"]
+    action = busy[rng.below(len(busy))] if busy and rng.below(3) else legal[rng.below(len(legal))]
+    assert win.perform(action)
+    return True
+
+
+def play_until(win, predicate, limit=3000):
+    for _ in range(limit):
+        QApplication.processEvents()
+        if predicate(win):
+            return True
+        if not human_move(win):
+            return predicate(win)
+    return False
+
+
+def seated(kind, role=None):
+    """The seated house is asked ``kind`` (and, given ``role``, it is that house)."""
+    def check(w):
+        p = w.document.state["pending"] or {}
+        return (p.get("kind") == kind and not w.overlay.isVisible()
+                and w.document.waiting_role == w.document.seat
+                and (role is None or p["role"] == role))
+    return check
+
+
+def can_jump_with_cargo(w):
+    """A movement prompt of the seated house with a ship that can load something and jump."""
+    if not seated("move")(w):
+        return False
+    acts = w.prompt_actions()
+    ships = {a["ship"] for a in acts if a["verb"] == "load"}
+    return any(a["verb"] == "jump" and a["ship"] in ships for a in acts)
+
+
+# ------------------------------------------------------------------ the map
+def test_the_map_shows_the_position_and_follows_the_house_to_act(make_window):
+    """NH-SIM-1: everything is public, so with two people the screen follows whoever must
+    act (no hand-over outside simultaneous declarations); the title names the house."""
+    win = make_window()
+    start(win)
+    seen = set()
+    assert play_until(win, lambda w: w.document.state["turn"] >= 2)
+    for _ in range(300):
+        role = win.document.waiting_role
+        if role:
+            assert win.document.seat == role and not win.overlay.isVisible()
+            assert win.house_title(role) in win.windowTitle()
+            seen.add(role)
+        if len(seen) == 2:
+            break
+        assert human_move(win)
+    assert seen == {"A", "B"}
+    board = win.document.board
+    assert len(win.scene.hex_items) == board["map"]["width"] * board["map"]["height"]
+
+
+# ------------------------------------------------------------------ jumps
+def test_dragging_a_jumpship_jumps_it_with_the_ticked_cargo(make_window, qtbot):
+    """NH-MOV-6, NH-MOV-8: the held ship lights its legal destinations; the units ticked in
+    the Ship panel are loaded first, then the ship jumps to the hex it is dropped on."""
+    win = make_window()
+    start(win)
+    assert play_until(win, can_jump_with_cargo)
+    acts = win.prompt_actions()
+    load = next(a for a in acts if a["verb"] == "load"
+                and any(j["verb"] == "jump" and j["ship"] == a["ship"] for j in acts))
+    ship, unit = load["ship"], load["unit"]
+    win.select_ship(ship)
+    dock = win.cargo_dock
+    dock.ensure_widget()
+    rows = [dock.units.item(k) for k in range(dock.units.count())]
+    row = next(r for r in rows if r.data(Qt.ItemDataRole.UserRole) == unit)
+    row.setCheckState(Qt.CheckState.Checked)            # tick it: nothing is performed yet
+    assert win.document.state["units"][unit]["ship"] is None
+    targets = win.drop_targets(ship)
+    assert targets
+    x, y = (int(v) for v in targets[-1].split(","))
+    before = len(win.document.session.actions)
+    drag(qtbot, win.view, win.scene.tokens[ship], win.scene.centre((x, y)))
+    done = [e["action"] for e in win.document.session.actions[before:]]
+    assert done == [{"verb": "load", "ship": ship, "unit": unit},
+                    {"verb": "jump", "ship": ship, "to": [x, y]}]
+    units = win.document.state["units"]
+    assert units[ship]["hex"] == [x, y] and units[unit]["hex"] == [x, y]
+    assert units[unit]["ship"] == ship
+
+
+def test_holding_a_jumpship_lights_exactly_its_legal_destinations(make_window, qtbot):
+    from PySide6.QtTest import QTest
+
+    win = make_window()
+    start(win)
+    assert play_until(win, can_jump_with_cargo)
+    ship = next(a["ship"] for a in win.prompt_actions() if a["verb"] == "jump")
+    legal = {(a["to"][0], a["to"][1]) for a in win.prompt_actions()
+             if a["verb"] == "jump" and a["ship"] == ship}
+    win.selected_ship = None
+    win.redraw()
+    viewport = win.view.viewport()
+    point = win.view.mapFromScene(win.scene.tokens[ship].sceneBoundingRect().center())
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    assert len(win.scene._target_marks) == len(legal)
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def test_a_drop_where_the_ship_cannot_go_is_refused_with_the_reason(make_window, qtbot):
+    """NH-MOV-5, NH-MOV-6: a drop on a hex out of reach (or an obstacle) changes nothing and
+    the status bar gives the rules' reason (check_action's text); the ticks are not loaded."""
+    win = make_window()
+    start(win)
+    assert play_until(win, can_jump_with_cargo)
+    load = next(a for a in win.prompt_actions() if a["verb"] == "load")
+    ship = load["ship"]
+    win.select_ship(ship)
+    win.toggle_cargo(ship, load["unit"], True)
+    legal = set(win.drop_targets(ship))
+    board = win.document.board
+    here = board["units"][ship]["hex"]
+    wrong = next(h["hex"] for h in board["map"]["hexes"]
+                 if h["key"] not in legal and h["hex"] != here)
+    before = len(win.document.session.actions)
+    digest = win.document.game.digest(win.document.state)
+    drag(qtbot, win.view, win.scene.tokens[ship], win.scene.centre(wrong))
+    assert len(win.document.session.actions) == before
+    assert win.document.game.digest(win.document.state) == digest
+    reason = win.document.game.check_action(win.document.state, "A" if ship[0] == "A" else "B",
+                                            {"verb": "jump", "ship": ship, "to": wrong})
+    assert reason and win.status_text.text() == f"Not possible: {reason}"
+
+
+def test_click_a_ship_then_a_lit_hex_to_jump(make_window, qtbot):
+    """The same move without dragging: click the ship (its destinations light up), click a
+    lit hex."""
+    from PySide6.QtTest import QTest
+
+    win = make_window()
+    start(win)
+    assert play_until(win, can_jump_with_cargo)
+    jump = next(a for a in win.prompt_actions() if a["verb"] == "jump")
+    ship = jump["ship"]
+    viewport = win.view.viewport()
+    for target in (win.scene.tokens[ship].sceneBoundingRect().center(),
+                   win.scene.centre(jump["to"])):
+        point = win.view.mapFromScene(target)
+        QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         point)
+        qtbot.wait(10)
+    assert win.document.session.actions[-1]["action"] == jump
+
+
+# ------------------------------------------------------------------ panels
+def test_the_decision_panel_answers_a_prompt(make_window):
+    """Recruiting (NH-REC-3) is answered in the decision panel: pick a line, Do it."""
+    win = make_window()
+    start(win)
+    assert play_until(win, lambda w: seated("recruit")(w)
+                      and any(a["verb"] == "buy" for a in w.prompt_actions()))
+    dock = win.decision_dock
+    dock.ensure_widget()
+    row = next(k for k in range(dock.choices.count())
+               if dock.choices.item(k).data(Qt.ItemDataRole.UserRole)["verb"] == "buy")
+    item = dock.choices.item(row)
+    action = item.data(Qt.ItemDataRole.UserRole)
+    assert item.text().startswith(f"Buy {action['unit']} on {action['world']} for ")
+    before = win.document.state["houses"][win.document.seat]["solats"]
+    dock.choices.setCurrentItem(item)
+    dock.do_button.click()
+    assert win.document.session.actions[-1]["action"] == action
+    assert win.document.state["houses"][win.document.session.actions[-1]["role"]]["solats"] < before
+
+
+def test_noble_actions_are_grouped_by_actor_and_taken_by_double_click(make_window):
+    """Section 15: the Actions panel (allies and Noble actions) lists each Noble's, ally's
+    and Pyreen's actions by kind; activating one performs it."""
+    win = make_window()
+    start(win)
+    assert play_until(win, lambda w: seated("noble_action")(w)
+                      and any(a["verb"] == "act" for a in w.prompt_actions()))
+    dock = win.actions_dock
+    dock.ensure_widget()
+    top = dock.tree.topLevelItem(0)
+    leaf = top.child(0).child(0)
+    action = leaf.data(0, Qt.ItemDataRole.UserRole)
+    assert action["verb"] == "act"
+    before = len(win.document.session.actions)
+    dock.tree.itemActivated.emit(leaf, 0)
+    assert len(win.document.session.actions) == before + 1
+    assert win.document.session.actions[-1]["action"] == action
+
+
+def test_the_houses_panel_lists_every_house(make_window):
+    win = make_window()
+    start(win, seats=("human", "human", "human"))
+    assert play_until(win, lambda w: w.document.state["turn"] >= 1)
+    win.houses_dock.ensure_widget()
+    text = win.houses_dock.text.toPlainText()
+    for h in win.document.board["houses"]:
+        assert h["name"] in text and f"{h['solats']} Solats" in text
+        for ally in h["allies"]:
+            assert ally["shown_as"] in text
+
+
+# ------------------------------------------------------------------ program houses
+def test_a_program_house_plays_its_turn(make_window, qtbot):
+    """NH-SIM-3, NH-AI-1: the program's house answers its own prompts through the event
+    loop, one action at a time, until a person's decision is waited for."""
+    win = make_window()
+    start(win, seats=("human", "ai"))
+    assert play_until(win, lambda w: w.document.state["turn"] >= 1
+                      and seated("recruit", "A")(w))
+    # A finishes; B (the program) then recruits on its own, and the game comes back to A.
+    assert win.perform({"verb": "done"})
+    qtbot.waitUntil(lambda: win.document.waiting_role == "A", timeout=20000)
+    roles = [e["role"] for e in win.document.session.actions]
+    assert "B" in roles
+    assert win.document.seat == "A"
+
+
+# ------------------------------------------------------------------ hand-over
+def save_before_two_people_declare(path, seed=6):
+    """A two-person game played headless (as ``human_move`` would) until both people are
+    asked to declare in one fight (seed 6: a nuclear exchange in turn 11), saved at that
+    fight's first declaration."""
+    from struggle_desktop.engine.session import Session
+    from struggle_desktop.games import get_game
+
+    game = get_game("nobles")
+    options = {"houses": 2, **TERRAIN, "obstacles": 0, "stargate_pairs": 0,
+               "seat1": "human", "seat2": "human"}
+    session = Session.new(game, "standard", seed, options)
+    asked: dict[tuple, tuple[int, set]] = {}
+    for _ in range(3000):
+        pending = session.state["pending"]
+        if pending["kind"] in ("launch", "sacrifice"):
+            key = (session.state["turn"], pending["kind"], tuple(pending["hex"]))
+            first, roles = asked.setdefault(key, (len(session.actions), set()))
+            roles.add(pending["role"])
+            if len(roles) == 2:
+                break
+        rng = Rng.from_seed(len(session.actions), 3)
+        legal = game.legal_actions(session.state, pending["role"])
+        busy = [a for a in legal if a["verb"] != "done"]
+        action = busy[rng.below(len(busy))] if busy and rng.below(3) else \
+            legal[rng.below(len(legal))]
+        session.perform(pending["role"], action)
+    else:
+        raise AssertionError("the two people never declared in one fight")
+    replay = Session.new(game, "standard", seed, options)
+    for entry in session.actions[:first]:
+        replay.perform(entry["role"], entry["action"])
+    replay.save(path)
+    return replay
+
+
+def test_two_people_declaring_in_one_fight_hand_over_behind_an_opaque_screen(make_window,
+                                                                             tmp_path):
+    """NH-SIM-2: before a person's launch (or sacrifice) when another person also declares
+    in that fight, the hand-over screen covers the window — also when such a save is opened —
+    the board beneath is the public one (no prompt) and the shortcuts are off; "continue"
+    brings the prompt. The other person's declaration then waits behind the screen again,
+    and is not shown before both have declared."""
+    session = save_before_two_people_declare(tmp_path / "nukes.sgsave")
+    win = make_window()
+    assert win.open_file(tmp_path / "nukes.sgsave") is win
+    handovers = 0
+    for _ in range(200):
+        QApplication.processEvents()
+        kind = (win.document.state["pending"] or {}).get("kind")
+        if win.overlay.isVisible():
+            handovers += 1
+            assert kind in ("launch", "sacrifice")
+            assert win.document.seat == "public" and win.document.board["prompt"] is None
+            assert not any(a.isEnabled() for a in win.actions())
+            assert win.overlay.geometry() == win.rect()
+            assert (win.document.board.get("exchange") or {}).get("launches") is None
+            role = win.overlay.role
+            assert role == win.document.waiting_role
+            win.overlay.button.click()
+            assert win.document.seat == role and not win.overlay.isVisible()
+            assert win.document.board["prompt"]["kind"] == kind
+            continue
+        if kind not in ("launch", "sacrifice"):
+            break
+        assert human_move(win)
+    assert handovers == 2, "each person declared behind the hand-over screen"
+    assert session.state["pending"]["kind"] in ("launch", "sacrifice")
+
+
+# ------------------------------------------------------------------ files and undo
+def test_save_and_open_give_the_same_game(make_window, tmp_path):
+    win = make_window()
+    start(win)
+    assert play_until(win, can_jump_with_cargo)
+    path = tmp_path / "nobles.sgsave"
+    assert win._save_to(path)
+    other = make_window()
+    assert other.open_file(path) is other
+    assert other.document.game.digest(other.document.state) == \
+        win.document.game.digest(win.document.state)
+    assert other.document.seat == win.document.seat
+    assert other.document.board["map"] == win.document.board["map"]
+    assert len(other.scene.hex_items) == len(win.scene.hex_items)
+
+
+def test_a_noble_houses_save_opened_from_the_struggle_window_opens_in_its_screen(
+        make_window, qtbot, tmp_path):
+    """The shell opens a save in the screen of its game (screens.SCREENS)."""
+    from struggle_desktop.ui.main_window import MainWindow
+    from struggle_desktop.ui.shell import OPEN_WINDOWS
+
+    win = make_window()
+    start(win)
+    assert play_until(win, lambda w: w.document.state["turn"] >= 1)
+    path = tmp_path / "n.sgsave"
+    assert win._save_to(path)
+    struggle = MainWindow()
+    struggle.show()
+    qtbot.waitExposed(struggle)
+    before = len(OPEN_WINDOWS)
+    try:
+        opened = struggle.open_file(path)
+        assert isinstance(opened, NoblesWindow) and opened.isVisible()
+        assert not struggle.isVisible()
+        assert opened.document.game.digest(opened.document.state) == \
+            win.document.game.digest(win.document.state)
+    finally:
+        for other in OPEN_WINDOWS[before:]:
+            other.document.dirty = False
+            other.close()
+        del OPEN_WINDOWS[before:]
+
+
+def test_undo_takes_back_a_load(make_window):
+    """An undo after a load puts the unit back on the ground; after a die is rolled it is
+    refused."""
+    win = make_window()
+    start(win)
+    assert play_until(win, can_jump_with_cargo)
+    load = next(a for a in win.prompt_actions() if a["verb"] == "load")
+    assert win.perform(load)
+    assert win.document.state["units"][load["unit"]]["ship"] == load["ship"]
+    assert win.act_undo.isEnabled()
+    win.undo()
+    assert win.document.state["units"][load["unit"]]["ship"] is None
+    assert load in win.prompt_actions()
+
+
+def test_when_the_only_person_is_eliminated_the_game_is_lost_and_may_play_on(make_window,
+                                                                             qtbot):
+    """NH-VIC-3, NH-VIC-7: the person's house loses everything (the test takes its units,
+    worlds, allies and Solats away mid-turn); at the end of the turn the rules eliminate it,
+    the window says the game is lost and the program houses wait until "Let the program
+    houses play on"."""
+    win = make_window()
+    start(win, seats=("human", "ai", "ai"))
+    assert play_until(win, lambda w: seated("recruit", "A")(w))
+    state = win.document.state
+    for uid in [u for u, row in state["units"].items() if row["owner"] == "A"]:
+        del state["units"][uid]
+    for row in state["worlds"].values():
+        if row["controller"] == "A":
+            row["controller"] = None
+    house = state["houses"]["A"]
+    state["unassigned"] += house["allies"]
+    house["allies"], house["ally_uses"], house["solats"] = [], {}, 0
+    turn = state["turn"]
+    assert win.perform({"verb": "done"})
+    qtbot.waitUntil(lambda: not win.document.state["houses"]["A"]["alive"], timeout=30000)
+    assert win.document.state["turn"] == turn + 1 or win.document.state["phase"] <= 1
+    assert win.banner.isVisible() and "lost" in win.banner_text.text()
+    assert win.play_on_button.isVisible() and win.program.paused
+    actions = len(win.document.session.actions)
+    qtbot.wait(300)
+    assert len(win.document.session.actions) == actions      # the program waits
+    win.play_on_button.click()
+    qtbot.waitUntil(lambda: len(win.document.session.actions) > actions, timeout=10000)
+    assert "watching" in win.banner_text.text()
