@@ -434,3 +434,34 @@ def test_when_the_only_person_is_eliminated_the_game_is_lost_and_may_play_on(mak
     win.play_on_button.click()
     qtbot.waitUntil(lambda: len(win.document.session.actions) > actions, timeout=10000)
     assert "watching" in win.banner_text.text()
+
+
+# ------------------------------------------------------------------ the new-game dialog
+def test_the_new_game_dialog_offers_the_whole_number_options_as_spin_boxes(qtbot):
+    """NH-OPT-2, NH-OPT-3, NH-MAP-16: map size and terrain counts are spin boxes bounded by
+    the game's ranges; the chosen values reach the game's options and pass its check."""
+    from struggle_desktop.games import get_game
+    from struggle_desktop.ui.dialogs.new_game import NewGameDialog
+
+    dialog = NewGameDialog(game_ids=["struggle", "nobles"])
+    qtbot.addWidget(dialog)
+    dialog._load_game("nobles")
+    specs = get_game("nobles").options()
+    for key, spec in specs.items():
+        if spec["type"] == "int":
+            spin = dialog.option_spin(key)
+            assert spin.value() == spec["default"]
+            if "max" in spec:
+                assert (spin.minimum(), spin.maximum()) == (spec["min"], spec["max"])
+    dialog.option_spin("width").setValue(14)
+    dialog.option_spin("obstacles").setValue(3)
+    dialog.option_spin("turn_limit").setValue(20)
+    choice = dialog.validate()
+    assert choice is not None and choice["game"] == "nobles"
+    assert choice["options"]["width"] == 14 and choice["options"]["obstacles"] == 3
+    stored = get_game("nobles").normalize_options(choice["scenario"], choice["options"])
+    assert stored["map_size"][0] == 14 and stored["terrain"]["obstacles"] == 3
+    assert stored["turn_limit"] == 20
+    # Struggle's turn limit of scenario 7 keeps its own row.
+    dialog._load_game("struggle")
+    assert "max_turns" not in dialog._option_spins

@@ -46,6 +46,8 @@ SEED_MAX = 2**63 - 1
 LEVELS = ("collapse", "decline", "survival", "expanding")
 BEST_LEVEL = "galactic"
 SAVE_FILTER = "Saved games (*.sgsave);;All files (*)"
+#: The highest value of a whole-number option that names no maximum.
+INT_OPTION_MAX = 9999
 
 
 def random_seed() -> int:
@@ -118,6 +120,7 @@ class NewGameDialog(QDialog):
         self._scenarios: dict[str, dict] = {}
         self._option_boxes: dict[str, QCheckBox] = {}
         self._option_combos: dict[str, tuple[QComboBox, dict]] = {}   # choice options
+        self._option_spins: dict[str, tuple[QSpinBox, dict]] = {}     # whole-number options
         self._option_notes: dict[str, tuple[QLabel, str]] = {}
         self._bands_cache: dict[tuple[str, str], dict] = {}
         self._recent = [Path(p) for p in recent]
@@ -342,6 +345,8 @@ class NewGameDialog(QDialog):
         """Top to bottom as the eye reads; the option boxes are rebuilt per game, after the
         buttons, so creation order alone would put them last."""
         chain = [self.game_combo, self.scenario_list, self.base_combo, self.max_turns_spin,
+                 *(combo for combo, _ in self._option_combos.values()),
+                 *(spin for spin, _ in self._option_spins.values()),
                  *self._option_boxes.values(), self.seed_edit, self.new_seed_button,
                  self.recent_list, self.open_button, self.browse_button, self.start_button,
                  self.cancel_button]
@@ -357,6 +362,7 @@ class NewGameDialog(QDialog):
     def _build_option_boxes(self, options: dict) -> None:
         self._option_boxes.clear()
         self._option_combos.clear()
+        self._option_spins.clear()
         self._option_notes.clear()
         while self.options_grid.count():
             widget = self.options_grid.takeAt(0).widget()
@@ -379,6 +385,22 @@ class NewGameDialog(QDialog):
                 self._option_combos[key] = (combo, spec)
                 self.options_grid.addWidget(label, row, 0)
                 self.options_grid.addWidget(combo, row, 1)
+                row += 1
+                continue
+            # Struggle's max_turns belongs to scenario 7 and has its own row ("Played on").
+            if spec.get("type") == "int" and key != "max_turns":
+                spin = QSpinBox()
+                spin.setObjectName(f"option-{key}")
+                spin.setRange(int(spec.get("min", 0)), int(spec.get("max", INT_OPTION_MAX)))
+                spin.setValue(int(spec.get("default", spin.minimum())))
+                spin.setToolTip(spec.get("help", key))
+                spin.valueChanged.connect(lambda _v: show_error(self.error, ""))
+                label = QLabel(key.replace("_", " ").capitalize() + ":")
+                label.setBuddy(spin)
+                self._option_spins[key] = (spin, spec)
+                self.options_grid.addWidget(label, row, 0)
+                self.options_grid.addWidget(spin, row, 1)
+                self.options_grid.addWidget(muted(spec.get("help", "")), row, 2)
                 row += 1
                 continue
             # "all" is a command-line shortcut; the boxes themselves say the same here.
@@ -517,6 +539,9 @@ class NewGameDialog(QDialog):
     def option_box(self, key: str) -> QCheckBox:
         return self._option_boxes[key]
 
+    def option_spin(self, key: str) -> QSpinBox:
+        return self._option_spins[key][0]
+
     def options(self) -> dict:
         """The options as the game takes them: every optional rule on or off (scenario 7 also
         its base scenario and turn limit)."""
@@ -525,6 +550,8 @@ class NewGameDialog(QDialog):
             # An option meant for some scenarios only (who invades) is left out elsewhere.
             if not spec.get("scenarios") or self.scenario_id() in spec["scenarios"]:
                 out[key] = combo.currentData()
+        for key, (spin, _spec) in self._option_spins.items():
+            out[key] = spin.value()
         if self._is_sweep(self.scenario_id()):
             out["base"] = self.base_combo.currentData()
             out["max_turns"] = self.max_turns_spin.value()
