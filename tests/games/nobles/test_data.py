@@ -15,7 +15,7 @@ from struggle_desktop.engine.paths import assets_dir, scenarios_dir
 from struggle_desktop.games.nobles.data import SCHEMA_DIR, NoblesData, default_data
 
 TABLE_DIR = assets_dir() / "tables" / "nobles"
-TABLES = ("worlds", "unit_aliases", "allies", "units", "map_settings", "procedure")
+TABLES = ("worlds", "unit_aliases", "allies", "units", "map_settings", "procedure", "ai")
 
 # Transcribed from rules-nobles.md section 4: rule, canonical name, category, cost, AD and the
 # ability keywords (kinds) of the unit type.
