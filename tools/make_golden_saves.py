@@ -3,6 +3,7 @@
 
     python tools/make_golden_saves.py                  # rewrite tests/games/struggle/golden/
     python tools/make_golden_saves.py --game battles   # rewrite tests/games/battles/golden/
+    python tools/make_golden_saves.py --game nobles    # rewrite tests/games/nobles/golden/
     python tools/make_golden_saves.py --check          # would a rewrite change anything?
 
 Each game in GOLDEN_GAMES is played from its seed by the program's own player (the Imperial bot
@@ -64,7 +65,20 @@ BATTLES_GOLDEN_GAMES: dict[str, dict] = {
     "civil-war-bot-seed5-secret": {"scenario": "civil-war", "options": {}, "seed": 5,
                                    "policy": "bot", "stop": "secret-deploy", "min_turn": 2},
 }
-GOLDEN_SETS = {"struggle": GOLDEN_GAMES, "battles": BATTLES_GOLDEN_GAMES}
+#: Noble Houses: a short two-house game to its turn limit, a four-house game of random play
+#: stopped in the middle, and a three-house game saved while a house's nuclear launch waits
+#: after another house in the hex has declared its own in secret (NH-SIM-2).
+NOBLES_GOLDEN_GAMES: dict[str, dict] = {
+    "h2-bot-seed3-limit6": {"scenario": "standard", "options": {"houses": 2, "turn_limit": 6},
+                            "seed": 3, "policy": "bot", "stop": "end"},
+    "h4-random-seed4-mid": {"scenario": "standard", "options": {"houses": 4, "turn_limit": 30},
+                            "seed": 4, "policy": "random", "stop": {"actions": 400}},
+    "h3-bot-seed1-hidden-launch": {"scenario": "standard",
+                                   "options": {"houses": 3, "turn_limit": 30}, "seed": 1,
+                                   "policy": "bot", "stop": "hidden-launch"},
+}
+GOLDEN_SETS = {"struggle": GOLDEN_GAMES, "battles": BATTLES_GOLDEN_GAMES,
+               "nobles": NOBLES_GOLDEN_GAMES}
 
 #: No golden game may run longer than this: a runaway bot is a bug, not a golden game.
 MAX_ACTIONS = 5_000
@@ -83,6 +97,11 @@ def stopped(session: Session, spec: dict) -> bool:
     if stop == "secret-deploy":
         return (state["turn"] >= spec.get("min_turn", 1) and state["pending"]["kind"] == "deploy"
                 and state["pending"]["role"] == "blue" and bool(state["players"]["red"]["deploy"]))
+    if stop == "hidden-launch":
+        exchange = state.get("exchange")
+        return (state["pending"]["kind"] == "launch" and bool(exchange)
+                and bool(exchange["committed"])
+                and state["pending"]["role"] not in exchange["committed"])
     return len(session.actions) >= stop["actions"]
 
 
@@ -96,7 +115,8 @@ def play(spec: dict) -> Session:
         role = session.state["pending"]["role"]
         session.perform(role, GAME.choose_action(session.state, role, spec["policy"], rng),
                         copy=False)
-    if spec["stop"] in ("phase1-prompt", "secret-deploy") and GAME.outcome(session.state):
+    if spec["stop"] in ("phase1-prompt", "secret-deploy", "hidden-launch") and GAME.outcome(
+            session.state):
         raise RuntimeError(f"{spec}: the game ended before its {spec['stop']} stop")
     if isinstance(spec["stop"], dict) and GAME.outcome(session.state) is not None:
         raise RuntimeError(f"{spec}: the game ended before {spec['stop']['actions']} actions")
