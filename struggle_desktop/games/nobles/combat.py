@@ -211,7 +211,8 @@ def _declare_launches(ctx: Ctx, frame: dict, answer: dict | None) -> None:
                                  "declaring": holders, "committed": [], "launches": None,
                                  "casualties": []}
         ctx.note("NH-NUK-1", f"Nuclear exchange at {hex_key(h)}: "
-                 f"{', '.join(who(ctx, x) for x in holders)} hold nukes here", refs=[h])
+                 f"{', '.join(who(ctx, x) for x in holders)} "
+                 f"{'holds' if len(holders) == 1 else 'hold'} nukes here", refs=[h])
     if answer is not None:
         nuke = answer["nuke"]
         owner = ctx.unit(nuke)["owner"]
