@@ -3,7 +3,9 @@
 A procedure (engine/flow.py) is registered by name with ``@rules.procedure("name")``. A
 procedure that needs a player calls ``ctx.ask(kind, text, role=...)``; ``@rules.legal("kind")``
 registers the function listing that prompt's legal actions, and ``game.apply`` accepts only a
-listed action.
+listed action. Where listing every action only to find one is costly (hundreds of targets),
+``@rules.check("kind")`` registers a function that answers "is this one action listed?"
+directly; it must agree with the list exactly (the games' tests compare the two).
 
 >>> rules = RulesRegistry()
 >>> @rules.procedure("hello")
@@ -17,14 +19,17 @@ from __future__ import annotations
 
 from typing import Callable
 
+from struggle_desktop.engine.actions import action_in
+
 
 class RulesRegistry:
-    """One game's procedures (name -> function) and legal-action listers (prompt kind ->
-    function)."""
+    """One game's procedures (name -> function), legal-action listers (prompt kind ->
+    function) and, for some prompt kinds, direct checkers of one action."""
 
     def __init__(self) -> None:
         self.procedures: dict[str, Callable] = {}
         self.legal_actions: dict[str, Callable] = {}
+        self.action_checks: dict[str, Callable] = {}
 
     def procedure(self, name: str):
         def register(fn):
@@ -37,3 +42,18 @@ class RulesRegistry:
             self.legal_actions[kind] = fn
             return fn
         return register
+
+    def check(self, kind: str):
+        """Register ``fn(ctx, pending, action) -> bool``: whether ``action`` is one of the
+        prompt's legal actions, without listing them all."""
+        def register(fn):
+            self.action_checks[kind] = fn
+            return fn
+        return register
+
+    def is_legal(self, ctx, pending: dict, action: dict) -> bool:
+        """Whether ``action`` is one of the legal actions of ``pending``."""
+        check = self.action_checks.get(pending["kind"])
+        if check is not None:
+            return check(ctx, pending, action)
+        return action_in(action, self.legal_actions[pending["kind"]](ctx, pending))

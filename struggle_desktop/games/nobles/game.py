@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from struggle_desktop.engine.actions import action_in
 from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import BadOption, IllegalAction
 from struggle_desktop.engine.flow import answer, run
@@ -195,7 +194,7 @@ class NoblesGame:
             return f"it is house {p['role']}'s decision, not house {role}'s"
         if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
             return "an action must be an object with a verb"
-        if action_in(action, RULES.legal_actions[p["kind"]](self.context(state), p)):
+        if RULES.is_legal(self.context(state), p, action):
             return None
         return f"{action.get('verb')} is not possible now ({p['text']})"
 

@@ -26,6 +26,9 @@ Prompts of this module and their actions (role = the house letter):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from struggle_desktop.engine.actions import action_in, same_json
 from struggle_desktop.games.nobles import mapgen
 from struggle_desktop.games.nobles.context import Ctx
 from struggle_desktop.games.nobles.mapgen import hex_key
@@ -33,6 +36,7 @@ from struggle_desktop.games.nobles.registry import RULES
 
 procedure = RULES.procedure
 legal = RULES.legal
+check = RULES.check
 
 STEP_PROCEDURES = ("initiative", "production", "upkeep", "recruit_nobles", "recruit_troops",
                    "movement", "nuclear_exchange", "battles", "noble_actions", "planet_control")
@@ -629,21 +633,28 @@ def targets(ctx: Ctx, letter: str, actor: str, kind: str) -> list:
     raise ValueError(f"unknown noble action {kind!r}")
 
 
-def noble_actions_of(ctx: Ctx, letter: str) -> list[dict]:
-    out = []
+def _actor_targets(ctx: Ctx, letter: str) -> Iterator[tuple[str, str, list]]:
+    """(actor, kind, targets) for every actor of the house and kind it may take."""
     # Only Govern's targets depend on the actor (its hex); the others are listed once.
     shared: dict[str, list] = {}
     for actor, kinds in actors(ctx, letter):
         for kind in kinds:
             if kind == "govern":
-                found = targets(ctx, letter, actor, kind)
-            else:
-                if kind not in shared:
-                    shared[kind] = targets(ctx, letter, actor, kind)
-                found = shared[kind]
-            out.extend({"verb": "act", "actor": actor, "kind": kind, "target": t}
-                       for t in found)
-    return out
+                yield actor, kind, targets(ctx, letter, actor, kind)
+                continue
+            if kind not in shared:
+                shared[kind] = targets(ctx, letter, actor, kind)
+            yield actor, kind, shared[kind]
+
+
+def noble_actions_of(ctx: Ctx, letter: str) -> list[dict]:
+    return [{"verb": "act", "actor": actor, "kind": kind, "target": t}
+            for actor, kind, found in _actor_targets(ctx, letter) for t in found]
+
+
+def has_noble_action(ctx: Ctx, letter: str) -> bool:
+    """Whether the house has any Noble action now (``noble_actions_of`` is not empty)."""
+    return any(found for _, _, found in _actor_targets(ctx, letter))
 
 
 @procedure("noble_actions")
@@ -678,7 +689,7 @@ def noble_actions(ctx: Ctx, frame: dict) -> None:
         return
     while frame["i"] < len(houses):
         letter = houses[frame["i"]]
-        if ctx.house(letter)["alive"] and noble_actions_of(ctx, letter):
+        if ctx.house(letter)["alive"] and has_noble_action(ctx, letter):
             ctx.ask("noble_action", f"{letter}: Noble actions", role=letter, rule="NH-NOB-9")
             return
         frame["i"] += 1
@@ -688,6 +699,23 @@ def noble_actions(ctx: Ctx, frame: dict) -> None:
 @legal("noble_action")
 def legal_noble_action(ctx: Ctx, pending: dict) -> list[dict]:
     return noble_actions_of(ctx, pending["role"]) + [done()]
+
+
+@check("noble_action")
+def is_legal_noble_action(ctx: Ctx, pending: dict, action: dict) -> bool:
+    """The same answer as looking ``action`` up in ``legal_noble_action``, without listing
+    every target of every actor (sabotage alone lists every enemy unit for each actor)."""
+    if action.get("verb") != "act":
+        return action_in(action, [done()])
+    if action.keys() != {"verb", "actor", "kind", "target"}:
+        return False
+    letter = pending["role"]
+    for actor, kinds in actors(ctx, letter):
+        if (same_json(actor, action["actor"]) and isinstance(action["kind"], str)
+                and action["kind"] in kinds):
+            return any(same_json(action["target"], t)
+                       for t in targets(ctx, letter, actor, action["kind"]))
+    return False
 
 
 def use_actor(ctx: Ctx, letter: str, actor: str) -> None:

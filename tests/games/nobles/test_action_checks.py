@@ -1,0 +1,52 @@
+"""The direct check of one Noble action (``@rules.check("noble_action")``) agrees with the list
+of legal Noble actions: every listed action passes, and actions changed in one field pass
+exactly when the changed action is listed too. It is what ``apply`` and save replay use."""
+
+from __future__ import annotations
+
+import copy
+
+from struggle_desktop.engine.actions import action_in
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.engine.session import Session
+from struggle_desktop.games.nobles import GAME
+from struggle_desktop.games.nobles.registry import RULES
+
+
+def variants(action: dict, legal: list[dict]) -> list:
+    """``action`` changed one field at a time, to values taken from other legal actions and
+    to values of the wrong JSON type, plus an extra and a missing key."""
+    out = []
+    for key in action:
+        for other in legal:
+            if key in other and other[key] != action[key]:
+                out.append({**action, key: other[key]})
+        out.append({**action, key: [action[key]]})
+        out.append({**action, key: True})
+        out.append({k: v for k, v in action.items() if k != key})
+    out.append({**action, "extra": 1})
+    out.append({"verb": "done", "actor": action.get("actor")})
+    return out
+
+
+def test_the_noble_action_check_agrees_with_the_list():
+    session = Session.new(GAME, "standard", 11, {"houses": 3, "turn_limit": 3, "seat1": "ai",
+                                                 "seat2": "ai", "seat3": "ai"})
+    rng = Rng.from_seed(11, stream=5)
+    checked = 0
+    while GAME.outcome(session.state) is None:
+        state = session.state
+        pending = state["pending"]
+        if pending["kind"] == "noble_action":
+            ctx = GAME.context(state)
+            legal = RULES.legal_actions["noble_action"](ctx, pending)
+            sample = [legal[rng.below(len(legal))] for _ in range(6)] + [legal[-1]]
+            for action in sample:
+                assert RULES.is_legal(ctx, pending, copy.deepcopy(action))
+                for changed in variants(action, legal)[:40]:
+                    assert RULES.is_legal(ctx, pending, changed) == action_in(changed, legal), \
+                        changed
+                    checked += 1
+        role = pending["role"]
+        session.perform(role, GAME.choose_action(state, role, "random", rng), copy=False)
+    assert checked > 200
