@@ -33,9 +33,9 @@ GAPS_DIR = TESTS / "rule_coverage_gaps"
 DESIGN_DIR = ROOT.parent / "shared" / "design"
 TOOL = ROOT / "tools" / "extract_rule_ids.py"
 #: The games whose rule lists exist, and the size of each checklist (rules-<game>.md section
-#: "Rule checklist": total, SEED, DECIDED).
+#: "Rule checklist": total, SEED, DECIDED; Freedom's further rules are SEED+DECIDED).
 CHECKLISTS = {"struggle": (254, 96, 158, "SGE"), "battles": (165, 76, 89, "BFG"),
-              "nobles": (231, 105, 126, "NH")}
+              "nobles": (231, 105, 126, "NH"), "freedom": (234, 146, 16, "FIG")}
 GAMES = sorted(p.name.removesuffix("-rules.yaml") for p in RULES_DIR.glob("*-rules.yaml"))
 
 

@@ -20,17 +20,18 @@ sys.path.insert(0, str(ROOT))
 
 from struggle_desktop.engine.catalog import load_rule_list, rule_list_path  # noqa: E402
 from struggle_desktop.games.battles.data import BattlesData  # noqa: E402
+from struggle_desktop.games.freedom.data import FreedomData  # noqa: E402
 from struggle_desktop.games.nobles.data import NoblesData  # noqa: E402
 from struggle_desktop.games.struggle.data import StruggleData  # noqa: E402
 
 PAGE = ROOT / "docs" / "house-rules.md"
 MARKER = "<!-- generated below by tools/make_house_rules.py: do not edit by hand -->"
-HEADER_KEYS = {"id", "title", "reconstructed", "rules"}
+HEADER_KEYS = {"id", "title", "reconstructed", "rules", "part"}
 
 
 #: Games with tables and a rule list: (id, name on the page, data loader).
 GAMES = (("struggle", "Struggle", StruggleData), ("battles", "Battles", BattlesData),
-         ("nobles", "Noble Houses", NoblesData))
+         ("nobles", "Noble Houses", NoblesData), ("freedom", "Freedom", FreedomData))
 
 
 def generated() -> str:
@@ -53,7 +54,7 @@ def game_section(game_id: str, name: str, data) -> list[str]:
     lines += [f"## Decided rules ({name})", "",
               "| ID | Title | Why |", "|---|---|---|"]
     for rule in load_rule_list(rule_list_path(game_id))["rules"]:
-        if rule["source"] == "DECIDED":
+        if rule["source"] in ("DECIDED", "SEED+DECIDED"):
             why = (rule.get("why") or "").replace("|", "\\|")
             lines.append(f"| {rule['id']} | {rule['title']} | {why} |")
     return lines + [""]
