@@ -43,7 +43,8 @@ SUCCESS_LETTER_COUNTS = MappingProxyType({"A": 2, "B": 4, "C": 6, "D": 4, "E": 4
                                           "I": 4, "J": 3, "P": 5, "Q": 3, "R": 5, "S": 5, "T": 3})
 #: The Part A tables (inventory 5.1 of rules-freedom.md).
 PART_A_TABLES = ("recruitment_modifiers", "loyalty_modifiers", "random_events", "coup_aborted",
-                 "mission_success", "failed_spaceship_quest", "missions", "bonus_lists")
+                 "mission_success", "failed_spaceship_quest", "missions", "bonus_lists",
+                 "irate_locals", "creatures")
 
 
 def frozen(value: Any) -> Any:
@@ -119,6 +120,61 @@ class Mission:
     def level_effects(self, side: str) -> tuple[Mapping[str, Any], ...]:
         """The level effects that apply to ``side``, lowest level first."""
         return tuple(lv for lv in self.levels if lv.get("side", side) == side)
+
+
+@dataclass(frozen=True)
+class Creature:
+    """One creature of the Creatures Chart (FIG-CRE-1 to FIG-CRE-56); see creatures.yaml."""
+
+    rule: str                        # FIG-CRE-n
+    name: str
+    kind: str                        # stat, mob, auto, special, auto_mob or auto_or_special
+    af: int | None                   # for a mob: each individual's
+    ef: int | None
+    intelligence: int | None         # battles of intelligence
+    wounded_af: int | None
+    mob_size: str | None             # d6, d6+1 ...
+    mob_label: str | None            # generic or irate_locals
+    surprise: bool                   # FIG-FOE-2
+    no_breakoff: bool | str          # True, False or "first_round"
+    breakoff_drm: int
+    breakoff_drm_first_round_only: bool
+    fights_to_death: bool | str      # True, False or "after_hit"
+    unique: bool
+    only_side: str | None
+    effect_key: str
+    params: Mapping[str, Any]
+    summary: str
+
+    def appears_for(self, side: str) -> bool:
+        """Whether the creature shows itself to ``side`` at all (Zops: the Rebel only)."""
+        return self.only_side is None or self.only_side == side
+
+    @property
+    def needs_combat(self) -> bool:
+        """False for the creatures the program resolves alone (FIG-FOE-4); Morna and Vrialta
+        may lead to a fight depending on the group."""
+        return self.kind != "auto"
+
+
+@dataclass(frozen=True)
+class Race:
+    """One race of the Irate Locals chart (FIG-LOC-4)."""
+
+    name: str
+    af: int
+    ef: int
+    alt: tuple[int, int] | None      # strength in `alt_environs` instead (FIG-LOC-3)
+    alt_environs: str | None         # urban, wild or subterranean
+    star_faring: bool
+
+    def strength(self, environs_type: str, special_kind: str | None = None) -> tuple[int, int]:
+        """(AF, EF) of each mob member in an environs of that type (FIG-CTX-1): ``urban``,
+        ``wild`` or ``special`` with ``special_kind`` ``subterranean`` or ``other``."""
+        where = special_kind if environs_type == "special" else environs_type
+        if self.alt is not None and where == self.alt_environs:
+            return self.alt
+        return (self.af, self.ef)
 
 
 class FreedomData(GameData):
@@ -249,6 +305,55 @@ class FreedomData(GameData):
         return frozenset(self.tables["bonus_lists"]["royalty"]["missions"])
 
 
+    # ------------------------------------------------------------------ creatures and locals
+    @cached_property
+    def creatures(self) -> Mapping[str, Creature]:
+        """The 56 creatures by name, in chart order."""
+        return MappingProxyType({
+            c["name"]: Creature(rule=c["id"], name=c["name"], kind=c["kind"], af=c["af"],
+                                ef=c["ef"], intelligence=c.get("intelligence"),
+                                wounded_af=c.get("wounded_af"),
+                                mob_size=c["mob"]["size"] if "mob" in c else None,
+                                mob_label=c["mob"]["label"] if "mob" in c else None,
+                                surprise=c["surprise"], no_breakoff=c["no_breakoff"],
+                                breakoff_drm=c["breakoff_drm"],
+                                breakoff_drm_first_round_only=c.get("breakoff_drm_first_round_only",
+                                                                    False),
+                                fights_to_death=c["fights_to_death"], unique=c["unique"],
+                                only_side=c.get("only_side"), effect_key=c["effect_key"],
+                                params=frozen(c.get("params", {})), summary=c["summary"])
+            for c in self.tables["creatures"]["creatures"]})
+
+    def creature(self, name: str) -> Creature:
+        try:
+            return self.creatures[name]
+        except KeyError:
+            raise ValueError(f"no Part A creature {name!r}") from None
+
+    def sentry_robots(self, face: int) -> int:
+        """How many sentry robots attack on a d6 ``face`` when no creature appears (FIG-FOE-1)."""
+        if not 1 <= face <= 6:
+            raise ValueError(f"not a d6 face: {face!r}")
+        bands = self.tables["creatures"]["sentry_fallback"]["bands"]
+        return next(b["count"] for b in bands if b["from"] <= face <= b["to"])
+
+    @cached_property
+    def races(self) -> Mapping[str, Race]:
+        """The 31 races of the Irate Locals chart by name, in chart order."""
+        return MappingProxyType({
+            r["race"]: Race(name=r["race"], af=r["af"], ef=r["ef"],
+                            alt=(r["alt"]["af"], r["alt"]["ef"]) if "alt" in r else None,
+                            alt_environs=r["alt"]["environs"] if "alt" in r else None,
+                            star_faring=r["star_faring"])
+            for r in self.tables["irate_locals"]["races"]})
+
+    def race(self, name: str) -> Race:
+        try:
+            return self.races[name]
+        except KeyError:
+            raise ValueError(f"no Part A race {name!r}") from None
+
+
 def _check_side(side: str) -> None:
     if side not in SIDES:
         raise ValueError(f"side must be rebel or imperial, not {side!r}")
@@ -275,6 +380,8 @@ def check_part_a(tables: TableSet) -> list[str]:
     for table_id in ("coup_aborted", "failed_spaceship_quest"):
         _check_2d6_table(table_id, tables[table_id]["results"])
     _check_missions(tables)
+    _check_creatures(tables["creatures"])
+    _check_unique("irate_locals", [r["race"] for r in tables["irate_locals"]["races"]], "race")
     return _check_success_letters(tables)
 
 
@@ -375,6 +482,34 @@ def _check_missions(tables: TableSet) -> None:
     for name in ("home_planet", "royalty"):
         if not set(tables["bonus_lists"][name]["missions"]) <= set(MISSION_LETTERS):
             raise _fail("bonus_lists", f"{name} names an unknown mission")
+
+
+def _check_unique(table_id: str, names: list[str], what: str) -> None:
+    twice = sorted(n for n, k in Counter(names).items() if k > 1)
+    if twice:
+        raise _fail(table_id, f"{what} listed more than once: {', '.join(twice)}")
+
+
+def _check_creatures(table: Mapping[str, Any]) -> None:
+    creatures = table["creatures"]
+    ids = [c["id"] for c in creatures]
+    if ids != [f"FIG-CRE-{n}" for n in range(1, len(creatures) + 1)]:
+        raise _fail("creatures", f"rows must be FIG-CRE-1..{len(creatures)} in order")
+    names = [c["name"] for c in creatures]
+    _check_unique("creatures", names, "creature")
+    for c in creatures:
+        if c["kind"] == "stat" and (c["af"] is None or c["ef"] is None):
+            raise _fail("creatures", f"{c['name']}: a stat creature needs both AF and EF")
+        if (c["kind"] in ("mob", "auto_mob")) != ("mob" in c):
+            raise _fail("creatures", f"{c['name']}: a mob (and only a mob) has a mob size")
+        if "mob" in c and (c["af"] is None or c["ef"] is None):
+            raise _fail("creatures", f"{c['name']}: a mob needs the AF and EF of its members")
+    fallback = table["sentry_fallback"]
+    if fallback["creature"] not in names:
+        raise _fail("creatures", f"sentry fallback {fallback['creature']!r} is not a creature")
+    faces = Counter(f for b in fallback["bands"] for f in range(b["from"], b["to"] + 1))
+    if sorted(faces.elements()) != list(range(1, 7)):
+        raise _fail("creatures", "sentry fallback bands must cover the d6 faces 1..6 once each")
 
 
 def _check_success_letters(tables: TableSet) -> list[str]:

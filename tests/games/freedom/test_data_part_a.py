@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from struggle_desktop.engine.catalog import load_rule_list, rule_list_path
 from struggle_desktop.engine.data import TableSet, load_validated
 from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.paths import assets_dir
@@ -68,11 +69,13 @@ def test_row_counts_match_the_inventory(data):
     assert len(raw("failed_spaceship_quest")["results"]) == 4
     assert tuple(data.missions) == MISSION_LETTERS and len(data.missions) == 14
     assert len(data.home_planet_missions) == 8 and len(data.royalty_missions) == 6
+    assert len(data.races) == 31
+    assert len(data.creatures) == 56
 
 
 # ------------------------------------------------------------------------------ recruitment
 def test_recruitment_modifiers():
-    """FIG-REC-2: four modifiers; the d10 needs 10, a natural 10 always works (FIG-REC-1)."""
+    """FIG-REC-2: the four recruitment modifiers; the roll and the pools they apply to."""
     table = raw("recruitment_modifiers")
     assert table["roll"] == {"die": "d10", "need": 10, "natural_success": 10}
     assert table["pool"] == {"rebel": 20, "imperial": 12}
@@ -140,16 +143,18 @@ def test_random_events_rows(data):
 
 
 def test_random_events_decided_flags(data):
-    """The decided details of rows 52 and 53 are flagged with their rule IDs."""
-    assert data.random_event(52).aborts_side == "rebel"
-    assert dict(data.random_event(52).decided) == {"aborts_side": "FIG-RE-16",
-                                                  "detect_all": "FIG-RE-16"}
-    assert dict(data.random_event(53).decided) == {"detect_all": "FIG-RE-17"}
-    assert [e.rule for e in data.random_events if e.decided] == ["FIG-RE-16", "FIG-RE-17"]
+    """Rows 52 and 53 hold decided details (only a Rebel R aborts; everyone detected in any
+    case), each flagged with the row's own rule."""
+    would_be_rebels, wrong_soldier = data.random_event(52), data.random_event(53)
+    assert would_be_rebels.aborts_side == "rebel"
+    assert dict(would_be_rebels.decided) == {"aborts_side": would_be_rebels.rule,
+                                             "detect_all": would_be_rebels.rule}
+    assert dict(wrong_soldier.decided) == {"detect_all": wrong_soldier.rule}
+    assert [e.last for e in data.random_events if e.decided] == [52, 53]
 
 
 def test_random_events_cover_each_d66_result_once(data):
-    """FIG-GEN-3: p2d6 is read as D66; the 23 rows cover the 36 results 11..66 once each."""
+    """p2d6 is read as D66: the 23 rows cover the 36 results 11..66 once each."""
     assert len(D66_RESULTS) == 36 and D66_RESULTS[0] == 11 and D66_RESULTS[-1] == 66
     for d66 in D66_RESULTS:
         assert sum(e.covers(d66) for e in data.random_events) == 1
@@ -160,7 +165,7 @@ def test_random_events_cover_each_d66_result_once(data):
 
 
 def test_an_overlap_or_a_gap_in_random_events_is_refused():
-    """FIG-GEN-3: a damaged D66 table fails the load check with the results named."""
+    """A damaged D66 table fails the load check with the results named."""
     overlap = raw("random_events")
     overlap["events"][1]["to"] = 13
     with pytest.raises(DataError, match=r"random_events: D66 result\(s\) \[13\] covered more than once"):
@@ -291,7 +296,7 @@ def test_missions_sides_and_structure(data):
 
 
 def test_cells_and_camps():
-    """FIG-MSN-15: a cell may perform F and S; a camp A, C, D, F, H, I, S and T."""
+    """A Rebel cell may perform F and S; a camp A, C, D, F, H, I, S and T."""
     rows = raw("missions")["missions"]
     assert [m["letter"] for m in rows if m["performers"]["cell"]] == ["F", "S"]
     assert [m["letter"] for m in rows if m["performers"]["camp"]] == list("ACDFHIST")
@@ -313,23 +318,23 @@ BONUS = {
 
 
 def test_bonus_terms(data):
+    """FIG-BDR-8: the chart part and the situational terms of every mission; a neutral sovereign
+    counts 0 (decided, flagged)."""
     got = {x: (m.bonus_chart, {t["key"]: t["value"] for t in m.bonus_terms})
            for x, m in data.missions.items()}
     assert got == BONUS
     rows = {m["letter"]: m for m in raw("missions")["missions"]}
-    flagged = {x: m["bonus"].get("decided", {}).get("chart") for x, m in rows.items()}
-    assert flagged == {"A": "FIG-BDR-2", "B": "FIG-BDR-2", "C": "FIG-BDR-2", "D": "FIG-BDR-4",
-                       "E": "FIG-BDR-5", "F": "FIG-BDR-2", "H": "FIG-BDR-4", "I": "FIG-BDR-2",
-                       "J": "FIG-BDR-12", "P": "FIG-BDR-2", "Q": "FIG-BDR-13", "R": None,
-                       "S": "FIG-BDR-2", "T": "FIG-BDR-2"}
+    # How a chart enters the count is decided for every mission that has a chart part.
+    assert [x for x, m in rows.items() if "chart" in m["bonus"].get("decided", {})] == \
+        [x for x in MISSION_LETTERS if x != "R"]
     neutral = [t for t in rows["D"]["bonus"]["terms"] if t["key"] == "neutral_sovereign"]
     assert neutral == [{"key": "neutral_sovereign", "value": 0, "decided": {"value": "FIG-BDR-8"}}]
 
 
 def test_mulligan_supply_is_unlimited_and_flagged(data):
     assert data.mulligan_supply is None
-    assert raw("missions")["mulligans"] == {"supply": "unlimited",
-                                            "decided": {"supply": "FIG-MIS-23"}}
+    mulligans = raw("missions")["mulligans"]
+    assert mulligans["supply"] == "unlimited" and set(mulligans["decided"]) == {"supply"}
 
 
 def test_home_planet_and_royalty_lists(data):
@@ -343,6 +348,170 @@ def test_missions_out_of_order_are_refused():
     table["missions"][0], table["missions"][1] = table["missions"][1], table["missions"][0]
     with pytest.raises(DataError, match="missions must be A B C"):
         check_part_a(tables_with(missions=table))
+
+
+# ------------------------------------------------------------------------------ locals
+# The Irate Locals chart of FIG-LOC-4: race, AF/EF, alternative, star-faring.
+RACES = """
+Anons 1/1 - -; Ardorats 1/1 - -; Borks 2/1 - -; Calmas 1/1 - -; Charkhans 1/1 - -;
+Cavalkus 1/1 - -; Deaxins 1/1 - -; Henones 1/1 - -; Illias 1/1 - -; Jopers 1/1 - -;
+Kayns 2/4 - yes; Kirts 1/1 - -; Leonids 2/1 - -; Moghas 2/4 - -; Movews 1/1 - -;
+Ornotins 1/1 - -; Phans 1/1 - -; Piorads 1/1 2/4@subterranean yes; Rhones 1/1 - yes;
+Rylians 2/1 - -; Saurians 1/1 1/4@urban yes; Segundens 1/1 2/1@urban yes; Susperans 1/1 - -;
+Suvans 2/1 - yes; Theshians 1/1 - -; Thoks 2/4 - -; Ultraks 1/1 - -; Urgaks 2/1 - -;
+Ursi 2/4 - -; Xanthons 2/4 - yes; Yesters 2/1 - yes
+"""
+
+
+def test_irate_locals_chart(data):
+    """FIG-LOC-4: the 31 races in chart order, names as printed, with their numbers."""
+    expected = [entry.split() for entry in RACES.replace("\n", " ").split(";")]
+    got = [[r.name, f"{r.af}/{r.ef}",
+            f"{r.alt[0]}/{r.alt[1]}@{r.alt_environs}" if r.alt else "-",
+            "yes" if r.star_faring else "-"] for r in data.races.values()]
+    assert got == expected
+    assert raw("irate_locals")["mob"] == "d6"
+    assert raw("irate_locals")["rebel_exempt"] == ["in_rebellion", "rebel_controlled"]
+    with pytest.raises(ValueError):
+        data.race("Piorad")
+
+
+def test_alternative_strengths_apply_in_their_environs(data):
+    """FIG-LOC-3: Piorads 2/4 underground, Saurians 1/4 and Segundens 2/1 in urban environs."""
+    assert data.race("Piorads").strength("special", "subterranean") == (2, 4)
+    assert data.race("Piorads").strength("special", "other") == (1, 1)
+    assert data.race("Piorads").strength("urban") == (1, 1)
+    assert data.race("Saurians").strength("urban") == (1, 4)
+    assert data.race("Saurians").strength("wild") == (1, 1)
+    assert data.race("Segundens").strength("urban") == (2, 1)
+    assert data.race("Thoks").strength("urban") == (2, 4)
+    assert [r.name for r in data.races.values() if r.alt] == ["Piorads", "Saurians", "Segundens"]
+
+
+def test_a_race_listed_twice_is_refused():
+    table = raw("irate_locals")
+    table["races"][1]["race"] = "Anons"
+    with pytest.raises(DataError, match="irate_locals: race listed more than once: Anons"):
+        check_part_a(tables_with(irate_locals=table))
+
+
+# ------------------------------------------------------------------------------ creatures
+# The creatures table of section 2.8: name, AF/EF as printed there, kind.
+CREATURES = """
+Alweg - auto; Arags 1/1e mob; Batranoban 4/6 stat; Chantenes 1/1e mob; Chardireeds 4/8 stat;
+Chlorofix - auto; Crunge - auto; Derigion 4/12 stat; Dindin 7/10 special; Drants - auto;
+Drusers IN5/EF10 special; Elilad - special; Fog - auto; Frost_Mist -/10 special;
+Gach 7/12 special; Gadhars 1/1e mob; Gamels 3/4 stat; Gilekite 3/6 stat; Glane 6/12 stat;
+Gragg 3/4 stat; Gyrogos 6/- special; Hysnatons 1/1e mob; Kinsog 3/4 stat; Laboroid 3/6 stat;
+Lomrels 5/6 stat; Leonus 5/8 stat; Magron -/8 special; Mish 6/6 stat; Morna 2/1e auto_mob;
+Muggers 1/1e mob; Namdasn 4/8 stat; Onflam 6/4 stat; Propang 5/6 stat; Prox 6/8 stat;
+Queemer 3(5)/6 special; Rotron -/6 special; Sandiabs - auto; Sekekers 1/1e mob;
+Sentry_Robot 4/4 stat; Snorkas - auto; Snow_Giants 2/1e mob; Spithid 6/1 stat; Stromuse 2/4 stat;
+Synestins 1/1e mob; Telebots IN3/EF6 special; Thinagig 8/16 stat; Thunk 5(6)/8 special;
+Valaterix - auto; Verfusier 4/8 stat; Virus - auto; Vorozion - special;
+Vrialta 10/20 auto_or_special; Wyths 9/- special; Ym-Barror 8/8 stat; Zernipak 5/8 stat;
+Zops - auto
+"""
+
+
+def _statline(c) -> str:
+    if c.intelligence is not None:
+        return f"IN{c.intelligence}/EF{c.ef}"
+    if c.af is None and c.ef is None:
+        return "-"
+    af = "-" if c.af is None else str(c.af)
+    if c.wounded_af is not None:
+        af += f"({c.wounded_af})"
+    return f"{af}/{'-' if c.ef is None else c.ef}" + ("e" if c.mob_size else "")
+
+
+def test_creatures_chart(data):
+    """The 56 creatures in chart order, names as printed, with AF/EF and kind."""
+    expected = [entry.split() for entry in CREATURES.replace("\n", " ").split(";")]
+    got = [[c.name.replace(" ", "_"), _statline(c), c.kind] for c in data.creatures.values()]
+    assert got == expected
+    assert [c.rule for c in data.creatures.values()] == [f"FIG-CRE-{n}" for n in range(1, 57)]
+
+
+def test_creature_flags_and_counts(data):
+    """The chart's own totals: 28 plain statlines, 9 mobs (5 generic, 4 locals), 9 surprise
+    attacks; and the flags that set creatures apart."""
+    cs = list(data.creatures.values())
+    assert sum(c.af is not None and c.ef is not None and c.mob_size is None for c in cs) == 28
+    assert [c.name for c in cs if c.mob_label == "generic"] == ["Arags", "Chantenes", "Gadhars",
+                                                                "Hysnatons", "Sekekers"]
+    assert [c.name for c in cs if c.mob_label == "irate_locals"] == ["Morna", "Muggers",
+                                                                     "Snow Giants", "Synestins"]
+    assert [c.name for c in cs if c.surprise] == ["Batranoban", "Chardireeds", "Gilekite", "Gragg",
+                                                  "Kinsog", "Laboroid", "Leonus", "Namdasn",
+                                                  "Stromuse"]
+    assert {c.name: c.mob_size for c in cs if c.mob_size and c.mob_size != "d6"} == {
+        "Chantenes": "d6+1", "Sekekers": "d6+1"}
+    assert {c.name: c.breakoff_drm for c in cs if c.breakoff_drm} == {
+        "Gyrogos": -1, "Onflam": 1, "Propang": 1, "Prox": -1, "Thinagig": -1, "Verfusier": 1}
+    assert [c.name for c in cs if c.breakoff_drm_first_round_only] == ["Propang"]
+    assert {c.name: c.no_breakoff for c in cs if c.no_breakoff} == {
+        "Frost Mist": True, "Mish": True, "Muggers": True, "Rotron": True, "Snorkas": True,
+        "Vorozion": True, "Wyths": True, "Ym-Barror": "first_round"}
+    assert {c.name: c.fights_to_death for c in cs if c.fights_to_death} == {
+        "Dindin": "after_hit", "Glane": True, "Queemer": True, "Thunk": True}
+    assert [c.name for c in cs if c.unique] == ["Vrialta", "Zops"]
+    zops = data.creature("Zops")
+    assert zops.appears_for("rebel") and not zops.appears_for("imperial")
+    assert not data.creature("Sandiabs").needs_combat and data.creature("Morna").needs_combat
+    assert data.creature("Crunge").params["hits_base"] == 5
+    assert data.creature("Fog").params["min_intelligence"] == 3
+    assert data.creature("Morna").params["min_diplomacy"] == 3
+    assert data.creature("Gadhars").params["reinforcements"] == {"from_round": 3, "every": 2,
+                                                                 "count": "d6-1"}
+    assert data.creature("Vrialta").params["force_points"] == 3
+    with pytest.raises(ValueError):
+        data.creature("Sentry Robots")
+
+
+def test_sentry_robots_and_surprise(data):
+    """What attacks when no creature appears, and what surprise does, as stored."""
+    assert [data.sentry_robots(face) for face in range(1, 7)] == [1, 1, 1, 1, 1, 2]
+    assert raw("creatures")["sentry_fallback"]["creature"] in data.creatures
+    assert raw("creatures")["surprise"] == {"creature_af": 1, "character_af": -1,
+                                            "breakoff_allowed": False, "rounds": 1}
+    with pytest.raises(ValueError):
+        data.sentry_robots(7)
+
+
+def test_decided_creature_details_are_flagged_with_their_own_rule(data):
+    """Seven creatures hold a decided detail (per-member rolls, who must be in the group, no
+    ship, an empty pool); each flag names that creature's own rule."""
+    flagged = {c.name: dict(c.params["decided"]) for c in data.creatures.values()
+               if "decided" in c.params}
+    assert flagged == {
+        "Alweg": {"per_member": data.creature("Alweg").rule},
+        "Drants": {"per_member": data.creature("Drants").rule},
+        "Rotron": {"no_ship": data.creature("Rotron").rule},
+        "Snorkas": {"per_member": data.creature("Snorkas").rule},
+        "Virus": {"halved_when": data.creature("Virus").rule},
+        "Vrialta": {"recruiter_in": data.creature("Vrialta").rule},
+        "Zops": {"empty_pool": data.creature("Zops").rule},
+    }
+    assert data.creature("Virus").params["halved_when"] == "in_group"
+    assert data.creature("Vrialta").params["recruiter_in"] == "attacked_group"
+    assert data.creature("Zops").params["empty_pool"] == "mulligan"
+    assert data.creature("Rotron").params["no_ship"] == "no_effect"
+
+
+def test_inconsistent_creatures_are_refused():
+    table = raw("creatures")
+    table["creatures"][2]["ef"] = None                          # Batranoban, a stat creature
+    with pytest.raises(DataError, match="Batranoban: a stat creature needs both AF and EF"):
+        check_part_a(tables_with(creatures=table))
+    table = raw("creatures")
+    del table["creatures"][1]["mob"]                            # Arags without a mob size
+    with pytest.raises(DataError, match="Arags: a mob"):
+        check_part_a(tables_with(creatures=table))
+    table = raw("creatures")
+    table["sentry_fallback"]["bands"][0]["to"] = 4
+    with pytest.raises(DataError, match="faces 1..6"):
+        check_part_a(tables_with(creatures=table))
 
 
 # ------------------------------------------------------------------------------ flags
@@ -363,17 +532,39 @@ def test_reconstructed_exactly_when_flagged():
     with pytest.raises(DataError, match="flags no decided value"):
         check_part_a(tables_with(coup_aborted=flagged))
     wrong_field = raw("random_events")
-    wrong_field["events"][15]["decided"]["colour"] = "FIG-RE-16"
+    wrong_field["events"][15]["decided"]["colour"] = wrong_field["events"][15]["id"]
     with pytest.raises(DataError, match=r"events/15: decided flag for 'colour'"):
         check_part_a(tables_with(random_events=wrong_field))
     unlisted = raw("missions")
-    unlisted["mulligans"]["decided"]["supply"] = "FIG-GEN-4"
-    with pytest.raises(DataError, match="FIG-GEN-4 names a rule the table does not list"):
+    elsewhere = raw("random_events")["rules"][0]             # a real rule, not a missions rule
+    unlisted["mulligans"]["decided"]["supply"] = elsewhere
+    with pytest.raises(DataError, match=f"{elsewhere} names a rule the table does not list"):
         check_part_a(tables_with(missions=unlisted))
     unknown = raw("bonus_lists")
-    unknown["rules"].append("FIG-BDR-99")
+    unknown["rules"].append("-".join(("FIG", "BDR", "99")))    # no such rule
     with pytest.raises(DataError, match="unknown rule ID"):
         check_part_a(tables_with(bonus_lists=unknown))
+
+
+def test_every_decided_flag_names_a_decided_rule():
+    """FIG-GEN-8: a flag names a rule of the reference that decides something (DECIDED or
+    SEED+DECIDED), never a plain seed rule."""
+    sources = {r["id"]: r["source"] for r in load_rule_list(rule_list_path("freedom"))["rules"]}
+    flags = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            flags.extend((node.get("decided") or {}).values())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for table in PART_A_TABLES:
+        walk(raw(table))
+    assert len(flags) > 20
+    assert {sources[f] for f in flags} <= {"DECIDED", "SEED+DECIDED"}
 
 
 # ------------------------------------------------------------------------------ damaged copies
@@ -420,6 +611,14 @@ DAMAGES = [
     ("missions", _set("missions/0/requires/0/key", "anything"), "missions/0/requires/0/key"),
     ("missions", _set("missions/0/bonus/chart", "everyone"), "missions/0/bonus/chart"),
     ("bonus_lists", _set("home_planet/missions", ["A", "G"]), "home_planet/missions/1"),
+    ("irate_locals", _set("races/0/af", 0), "races/0/af"),
+    ("irate_locals", _set("races/17/alt/environs", "orbit"), "races/17/alt/environs"),
+    ("irate_locals", _drop("races/30"), "races"),
+    ("creatures", _set("creatures/0/kind", "weather"), "creatures/0/kind"),
+    ("creatures", _set("creatures/8/fights_to_death", "sometimes"), "creatures/8/fights_to_death"),
+    ("creatures", _set("creatures/1/mob/size", "2d6"), "creatures/1/mob/size"),
+    ("creatures", _set("creatures/0/params/hits", 3), "creatures/0/params/hits"),
+    ("creatures", _set("creatures/3/description", "flavour"), "creatures/3"),
 ]
 
 
