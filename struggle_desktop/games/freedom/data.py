@@ -9,8 +9,10 @@ A decided value is flagged where it sits: the object holding it carries
 ``decided: {<field>: <rule ID>}`` (for a chart cell the field is the mission column). On top of
 the schemas, loading checks what a schema cannot say (:func:`check_part_a`): D66 and 2d6 tables
 cover every result exactly once, the Mission Success letters add up (FIG-MS-2), mission letters
-agree across tables, every decided flag names a field that exists and a rule the table lists,
-and ``reconstructed`` is true exactly when something is flagged. A failed check raises
+agree across tables, rule IDs exist, every decided flag names a field that exists and a rule the
+table lists, ``reconstructed`` is true exactly when something is flagged, creature and chart
+names are unique, variant rows point at real rows, each side's characters match its recruitment
+pool and the names table speaks only of Part A names. A failed check raises
 :class:`~struggle_desktop.engine.errors.DataError`; the one exception is FIG-MS-2 on a user's
 override, which loads with a warning (:attr:`FreedomData.warnings`).
 
@@ -21,11 +23,12 @@ read-only: their mappings are ``MappingProxyType`` and their lists tuples.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from struggle_desktop.engine.catalog import load_rule_list, rule_list_path
 from struggle_desktop.engine.data import GameData, TableSet
@@ -44,7 +47,14 @@ SUCCESS_LETTER_COUNTS = MappingProxyType({"A": 2, "B": 4, "C": 6, "D": 4, "E": 4
 #: The Part A tables (inventory 5.1 of rules-freedom.md).
 PART_A_TABLES = ("recruitment_modifiers", "loyalty_modifiers", "random_events", "coup_aborted",
                  "mission_success", "failed_spaceship_quest", "missions", "bonus_lists",
-                 "irate_locals", "creatures")
+                 "irate_locals", "creatures", "bonus_rebel_characters",
+                 "bonus_rebel_possessions", "bonus_imperial_characters", "bonus_imperial_ships",
+                 "display_names")
+#: The bonus dice rolls charts by (side, what they list) (FIG-BDR-14 to FIG-BDR-17).
+CHARTS = MappingProxyType({("rebel", "character"): "bonus_rebel_characters",
+                           ("rebel", "possession"): "bonus_rebel_possessions",
+                           ("imperial", "character"): "bonus_imperial_characters",
+                           ("imperial", "spaceship"): "bonus_imperial_ships"})
 
 
 def frozen(value: Any) -> Any:
@@ -175,6 +185,37 @@ class Race:
         if self.alt is not None and where == self.alt_environs:
             return self.alt
         return (self.af, self.ef)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A bonus chart value: ``base`` (as leader, or as a possession's carrier) and, for a printed
+    "n(m)", ``alt`` (what the character adds when going along without leading, FIG-BDR-4)."""
+
+    base: int
+    alt: int | None = None
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """One row of a bonus dice rolls chart (FIG-BDR-14 to FIG-BDR-17)."""
+
+    name: str                        # as printed in seed 004
+    side: str
+    kind: str                        # character, possession or spaceship
+    cells: Mapping[str, Cell | None] # mission column -> value; None for a printed "-"
+    variant_of: str | None           # a variant row replaces this base row (FIG-BDR-7)
+    variant_when: str | Mapping[str, str] | None   # "flag" or {"together_with": name}
+    extra_af: int                    # ships only (FIG-BDR-12)
+    decided: Mapping[str, str]
+
+    def cell(self, letter: str) -> Cell | None:
+        """The value in a mission column; None for "-" and for a column the chart lacks
+        (FIG-BDR-3: a character cannot lead it; a possession or ship adds 0)."""
+        return self.cells.get(letter)
+
+    def has_column(self, letter: str) -> bool:
+        return letter in self.cells
 
 
 class FreedomData(GameData):
@@ -354,6 +395,84 @@ class FreedomData(GameData):
             raise ValueError(f"no Part A race {name!r}") from None
 
 
+    # --------------------------------------------------------------------------- the charts
+    @cached_property
+    def _charts(self) -> Mapping[tuple[str, str], Mapping[str, ChartRow]]:
+        charts = {}
+        for (side, kind), table_id in CHARTS.items():
+            rows = {}
+            for r in self.tables[table_id]["rows"]:
+                cells = {c: _cell(v) for c, v in r["cells"].items()}
+                rows[r["name"]] = ChartRow(name=r["name"], side=side, kind=r.get("kind", kind),
+                                           cells=MappingProxyType(cells),
+                                           variant_of=r.get("variant_of"),
+                                           variant_when=frozen(r.get("variant_when")),
+                                           extra_af=r.get("extra_af", 0),
+                                           decided=frozen(r.get("decided", {})))
+            charts[(side, kind)] = MappingProxyType(rows)
+        return MappingProxyType(charts)
+
+    def bonus_chart(self, side: str, kind: str) -> Mapping[str, ChartRow]:
+        """The rows of one bonus chart by name, in chart order: ``kind`` is ``character``,
+        ``possession`` or ``spaceship``. The Rebel ships share the possessions' chart; the
+        Imperial side has no possession rows."""
+        _check_side(side)
+        if kind == "spaceship" and side == "rebel":
+            return MappingProxyType({n: r for n, r in self._charts[("rebel", "possession")].items()
+                                     if r.kind == "spaceship"})
+        if kind == "possession" and side == "rebel":
+            return MappingProxyType({n: r for n, r in self._charts[("rebel", "possession")].items()
+                                     if r.kind == "possession"})
+        if kind == "possession":
+            return MappingProxyType({})
+        if (side, kind) not in CHARTS:
+            raise ValueError(f"no bonus chart of {kind!r} rows")
+        return self._charts[(side, kind)]
+
+    def chart_row(self, name: str) -> ChartRow:
+        """The chart row of a character, possession or spaceship, by its printed name, its
+        display name or seed 003's spelling (FIG-GEN-9); a typographic apostrophe is read as a
+        plain one."""
+        wanted = self.canonical_name(name)
+        for rows in self._charts.values():
+            if wanted in rows:
+                return rows[wanted]
+        raise ValueError(f"no Part A character, possession or spaceship {name!r}")
+
+    def recruitable(self, side: str) -> tuple[str, ...]:
+        """Every character of ``side`` in chart order, without the variant rows: the full
+        unrecruited pool (FIG-CTX-12)."""
+        return tuple(n for n, r in self.bonus_chart(side, "character").items()
+                     if r.variant_of is None)
+
+    # -------------------------------------------------------------------------------- names
+    @cached_property
+    def _names(self) -> tuple[Mapping[str, str], Mapping[str, str]]:
+        table = self.tables["display_names"]
+        display = {r["name"]: r["display"] for r in table["display"]}
+        to_name = {r["display"]: r["name"] for r in table["display"]}
+        to_name.update({r["seed_003"]: r["name"] for r in table["other_spellings"]})
+        return MappingProxyType(display), MappingProxyType(to_name)
+
+    def display_name(self, name: str) -> str:
+        """How the user interface shows a Part A name: the full form of an abbreviated chart
+        name, otherwise the name itself (FIG-GEN-9)."""
+        return self._names[0].get(name, name)
+
+    def canonical_name(self, name: str) -> str:
+        """The Part A name for a printed name, a display name or seed 003's spelling."""
+        name = name.replace("\u2019", "'")
+        return self._names[1].get(name, name)
+
+
+def _cell(value: Any) -> Cell | None:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return Cell(value["base"], value["alt"])
+    return Cell(value)
+
+
 def _check_side(side: str) -> None:
     if side not in SIDES:
         raise ValueError(f"side must be rebel or imperial, not {side!r}")
@@ -374,14 +493,18 @@ def check_part_a(tables: TableSet) -> list[str]:
     known_rules = {r["id"] for r in load_rule_list(rule_list_path("freedom"))["rules"]}
     for table_id in PART_A_TABLES:
         _check_flags(table_id, tables[table_id], known_rules)
-    _check_d66_table("random_events", [(e["from"], e["to"]) for e in tables["random_events"]["events"]])
-    _check_d66_table("mission_success", [(r["d66"], r["d66"]) for r in tables["mission_success"]["results"]])
+    _check_d66_table("random_events",
+                     [(e["from"], e["to"]) for e in tables["random_events"]["events"]])
+    _check_d66_table("mission_success",
+                     [(r["d66"], r["d66"]) for r in tables["mission_success"]["results"]])
     _check_random_events(tables["random_events"])
     for table_id in ("coup_aborted", "failed_spaceship_quest"):
         _check_2d6_table(table_id, tables[table_id]["results"])
     _check_missions(tables)
     _check_creatures(tables["creatures"])
     _check_unique("irate_locals", [r["race"] for r in tables["irate_locals"]["races"]], "race")
+    _check_charts(tables)
+    _check_names(tables)
     return _check_success_letters(tables)
 
 
@@ -403,7 +526,8 @@ def _check_flags(table_id: str, table: Mapping[str, Any], known_rules: set[str])
         if isinstance(node, Mapping):
             for field, rule in (node.get("decided") or {}).items():
                 if field not in node and field not in (node.get("cells") or {}):
-                    raise _fail(table_id, f"{where}: decided flag for {field!r}, which is not there")
+                    raise _fail(table_id, f"{where}: decided flag for {field!r}, which is not "
+                                          f"there")
                 if rule not in table["rules"]:
                     raise _fail(table_id, f"{where}: decided flag {field}: {rule} names a rule the "
                                           f"table does not list in its rules")
@@ -510,6 +634,63 @@ def _check_creatures(table: Mapping[str, Any]) -> None:
     faces = Counter(f for b in fallback["bands"] for f in range(b["from"], b["to"] + 1))
     if sorted(faces.elements()) != list(range(1, 7)):
         raise _fail("creatures", "sentry fallback bands must cover the d6 faces 1..6 once each")
+
+
+def _check_charts(tables: TableSet) -> None:
+    """Chart rows are unique across the four charts; a variant replaces a base row of its own
+    chart and names a real companion; each side's base characters match its recruitment pool;
+    and a creature's recruiter (Vrialta's) is a character."""
+    everywhere: list[str] = []
+    for table_id in CHARTS.values():
+        rows = tables[table_id]["rows"]
+        names = [r["name"] for r in rows]
+        everywhere += names
+        base = {r["name"] for r in rows if "variant_of" not in r}
+        for r in rows:
+            if "variant_of" in r:
+                if r["variant_of"] not in base:
+                    raise _fail(table_id, f"{r['name']}: variant of {r['variant_of']!r}, which is "
+                                          f"not a base row of this chart")
+                if "variant_when" not in r:
+                    raise _fail(table_id, f"{r['name']}: a variant row needs variant_when")
+                companion = r["variant_when"]
+                if isinstance(companion, Mapping) and companion["together_with"] not in base:
+                    raise _fail(table_id, f"{r['name']}: together_with "
+                                          f"{companion['together_with']!r} is not a character here")
+            elif "variant_when" in r:
+                raise _fail(table_id, f"{r['name']}: variant_when without variant_of")
+    _check_unique("bonus charts", everywhere, "chart row")
+    pool = tables["recruitment_modifiers"]["pool"]
+    for side in SIDES:
+        rows = tables[CHARTS[(side, "character")]]["rows"]
+        count = sum("variant_of" not in r for r in rows)
+        if count != pool[side]:
+            raise _fail(CHARTS[(side, "character")], f"{count} {side} characters, but the "
+                                                     f"recruitment pool says {pool[side]}")
+    characters = {r["name"] for side in SIDES for r in tables[CHARTS[(side, "character")]]["rows"]}
+    for c in tables["creatures"]["creatures"]:
+        recruiter = c.get("params", {}).get("recruiter")
+        if recruiter is not None and recruiter not in characters:
+            raise _fail("creatures", f"{c['name']}: recruiter {recruiter!r} is not a character")
+
+
+def _check_names(tables: TableSet) -> None:
+    """Every name the names table speaks of is a Part A chart row, race or creature, and no
+    display name or other spelling is itself a Part A name."""
+    known = {r["name"] for t in CHARTS.values() for r in tables[t]["rows"]}
+    known |= {r["race"] for r in tables["irate_locals"]["races"]}
+    known |= {c["name"] for c in tables["creatures"]["creatures"]}
+    table = tables["display_names"]
+    for r in table["display"] + table["other_spellings"]:
+        if r["name"] not in known:
+            raise _fail("display_names", f"{r['name']!r} is not a Part A name")
+    others = ([r["display"] for r in table["display"]]
+              + [r["seed_003"] for r in table["other_spellings"]])
+    clash = sorted(set(others) & known)
+    if clash:
+        raise _fail("display_names", f"{', '.join(clash)}: already a Part A name")
+    _check_unique("display_names", [r["name"] for r in table["display"]], "name")
+    _check_unique("display_names", others, "other name")
 
 
 def _check_success_letters(tables: TableSet) -> list[str]:

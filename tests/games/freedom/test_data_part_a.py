@@ -15,9 +15,16 @@ from struggle_desktop.engine.catalog import load_rule_list, rule_list_path
 from struggle_desktop.engine.data import TableSet, load_validated
 from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.paths import assets_dir
-from struggle_desktop.games.freedom.data import (D66_RESULTS, MISSION_LETTERS, PART_A_TABLES,
-                                                 SCHEMA_DIR, FreedomData, check_part_a,
-                                                 default_data)
+from struggle_desktop.games.freedom.data import (
+    D66_RESULTS,
+    MISSION_LETTERS,
+    PART_A_TABLES,
+    SCHEMA_DIR,
+    Cell,
+    FreedomData,
+    check_part_a,
+    default_data,
+)
 
 TABLE_DIR = assets_dir() / "tables" / "freedom"
 ROOT = Path(__file__).resolve().parents[3]
@@ -71,6 +78,12 @@ def test_row_counts_match_the_inventory(data):
     assert len(data.home_planet_missions) == 8 and len(data.royalty_missions) == 6
     assert len(data.races) == 31
     assert len(data.creatures) == 56
+    rebels = data.bonus_chart("rebel", "character")
+    assert len(rebels) == 23 and sum(r.variant_of is not None for r in rebels.values()) == 3
+    assert len(data.bonus_chart("rebel", "possession")) == 9
+    assert len(data.bonus_chart("rebel", "spaceship")) == 7
+    assert len(data.bonus_chart("imperial", "character")) == 12
+    assert len(data.bonus_chart("imperial", "spaceship")) == 2
 
 
 # ------------------------------------------------------------------------------ recruitment
@@ -84,9 +97,9 @@ def test_recruitment_modifiers():
     assert set(rows["loyalty"]["unless_planet"]) == {"in_rebellion", "rebellion_stopped",
                                                      "rebel_controlled"}
     assert rows["environs_size"]["amount"] == {"size_minus": 4}
-    assert rows["rebel_controlled_planet"] == {**rows["rebel_controlled_planet"], "side": "imperial",
-                                               "amount": {"fixed": -2},
-                                               "only_planet": ["rebel_controlled"]}
+    imperial = rows["rebel_controlled_planet"]
+    assert (imperial["side"], imperial["amount"]) == ("imperial", {"fixed": -2})
+    assert imperial["only_planet"] == ["rebel_controlled"]
     assert rows["planet_in_rebellion"]["side"] == "both"
     assert rows["planet_in_rebellion"]["amount"] == {"fixed": 1}
 
@@ -99,7 +112,8 @@ def test_loyalty_modifiers_and_their_decided_values(data):
     imperial = [data.loyalty_modifier(s, "imperial") for s in data.loyalty_track]
     assert rebel == [-2, -1, 0, 1, 2] and imperial == [2, 1, 0, -1, -2]
     for state in ("in_rebellion", "rebellion_stopped", "rebel_controlled"):
-        assert data.loyalty_modifier(state, "rebel") == data.loyalty_modifier(state, "imperial") == 0
+        assert data.loyalty_modifier(state, "rebel") == 0
+        assert data.loyalty_modifier(state, "imperial") == 0
     table = raw("loyalty_modifiers")
     assert table["reconstructed"] is True
     flags = {row["space"]: row.get("decided") for row in table["loyalty"]}
@@ -168,7 +182,8 @@ def test_an_overlap_or_a_gap_in_random_events_is_refused():
     """A damaged D66 table fails the load check with the results named."""
     overlap = raw("random_events")
     overlap["events"][1]["to"] = 13
-    with pytest.raises(DataError, match=r"random_events: D66 result\(s\) \[13\] covered more than once"):
+    with pytest.raises(DataError,
+                       match=r"random_events: D66 result\(s\) \[13\] covered more than once"):
         check_part_a(tables_with(random_events=overlap))
     gap = raw("random_events")
     gap["events"][8]["to"] = 23                       # 23-24 becomes 23: 24 is uncovered
@@ -282,7 +297,8 @@ def test_missions_sides_and_structure(data):
     assert data.mission("H").per_level["amount"] == 4
     assert [lv["level"] for lv in data.mission("T").levels] == [1, 2, 3]
     assert data.mission("T").levels[2]["units"] == ("stormtrooper",)
-    assert [r["key"] for r in data.mission("H").requirements_for("imperial")] == ["rebel_secret_base_here"]
+    imperial_h = data.mission("H").requirements_for("imperial")
+    assert [r["key"] for r in imperial_h] == ["rebel_secret_base_here"]
     assert data.mission("R").level_effects("rebel")[0]["effect_key"] == "start_rebellion"
     assert data.mission("R").level_effects("imperial")[0]["level"] == 2
     assert data.mission("Q").torture == {"side": "imperial", "hits": "d6"}
@@ -308,9 +324,11 @@ BONUS = {
     "B": ("leader_and_helpers", {"wild_environs": 1}),
     "C": ("leader_and_helpers", {"coup_rating": 1}),
     "D": ("leader_and_others", {"loyalty_modifier": 1, "friendly_sovereign": 2,
-                                "neutral_sovereign": 0, "enemy_sovereign": -2, "urban_environs": 1}),
+                                "neutral_sovereign": 0, "enemy_sovereign": -2,
+                                "urban_environs": 1}),
     "E": ("best_leadership", {"loyalty_modifier": 1}),
-    "F": ("leader_and_helpers", {}), "H": ("leader_and_others", {}), "I": ("leader_and_helpers", {}),
+    "F": ("leader_and_helpers", {}), "H": ("leader_and_others", {}),
+    "I": ("leader_and_helpers", {}),
     "J": ("pilot_and_ship", {"ship_undetected": 1}), "P": ("leader_and_helpers", {}),
     "Q": ("interrogator", {"no_torture": 3, "torture": 6, "prisoner_intelligence": -1}),
     "R": ("none", {}), "S": ("leader_and_helpers", {}), "T": ("leader_and_helpers", {}),
@@ -514,6 +532,215 @@ def test_inconsistent_creatures_are_refused():
         check_part_a(tables_with(creatures=table))
 
 
+# ------------------------------------------------------------------------------ bonus charts
+# Transcribed from the tables of FIG-BDR-14, FIG-BDR-15 and FIG-BDR-16 (decided cells included).
+REBEL_CHARACTERS = """
+Adam Starlight | 2 1 1 0 1(1) 0 2 2 7 0 2 0 1
+Agan Rafa | 4 2 2 0 2(2) 0 1 3(2) 3 0 1 0 2
+Boccanegra | 2 2 2 0 2(2) 0 5 2 4 0 2 0 2
+Bridn Murcada | 7 0 0 0 0 0 4 4 3 0 4 0 0
+Doctor Sontag | 4 1 1 3 4(1) 0 4 6 - 0 4 0 1
+Drakir Grebb | 3 1 1 1 2(1) 0 3 3 2 0 3 0 1
+Drakir Grebb-S | 4 2 2 2 4(2) 0 4 4 - 0 4 0 2
+Frun Sentel | 1 5 1 1 2(1) 0 1 1 3 0 1 0 1
+Frun Sentel-F | 2 6 2 2 4(2) 0 2 2 - 0 2 0 2
+Kogus | 2 0 0 0 0 0 2 2 3 0 2 0 0
+Kogus-ZA | 3 1 1 1 2(1) 0 3 3 4 0 3 0 1
+Ly Mantok | 4 3 3 1 4(3) 0 4 4 5 0 4 2 6
+Odene Hobar | 3 2 2 2 4(2) 0 3 3 2 0 3 0 2
+Oneste Woada | - 0 0 3 3 0 3 3 - 0 3 0 0
+Prof. Mareg | 4 0 0 0 0 0 4 4 2 0 4 0 0
+Ran Jayma | 5 1 1 0 1(1) 0 5 2 5 0 2 0 1
+Rayner Derban | 4 4 4 3 7(4) 0 4 4 4 0 4 2 4
+Scott Rubel | 1 1 1 0 1(1) 0 1 1 7 0 1 0 1
+Sidir Ganang | 3 1(1) 1(1) 2(1) 2(1) 0 3 3(1) 3 0 3 0 0
+Tourag | 2 1 1 2 3(1) 0 2 2 4 2 2 0 4(2)
+Vudot Vodot | 4 2 5 4 8(2) 0 4 4 - 0 4 0 2
+Yarro Latac | 3 1 1 0 1(1) 0 3 3 4 0 3 0 1
+Zina Adora | 3 2 2 2 6(2) 0 3 5 - 0 3 0 2
+"""
+REBEL_POSSESSIONS = """
+PAM Bomb | - - - - - - - - - - - 3 -
+Helian Drug | 1 1 1 1 2(1) - 1 1 1 - 1 - 1
+Rare Gems | 2 2 2 2 2 2 2 2 - 2 2 2 2
+Advisor A. | 1 - - 1 1 - 1 1 - - 1 - -
+Charsot | - - - 1 1 - - - - - - - -
+Cervac Mk V | 3 - - - - 3 4 5 - - 1 3 -
+HES Rifle | 1 - - - - - - - - - - - -
+Assassin Blade | 2 - - - - - - - - - - - -
+Hunter Seeker | 3 - - - - - - - - - - - -
+Explorer | - - - - - - - - 6 - - - -
+Interstell. Sloop | - - - - - - - - 4 - - - -
+Stellar Courier | - - - - - - - - 6 - - - -
+Plan. Privateer | - - - - - - - - 6 - - - -
+Solar Merchant | - - - - - - - - 1 - - - -
+Star Cruiser | - - - - - - - - 3 - - - -
+S XIII | - - - - - - - - 7 - - - -
+"""
+IMPERIAL_CHARACTERS = """
+Barca | 4 4 -1(-2) 5(4) 4 4 4 4 2
+Els Taroff | 3 1 0 1(1) 1 3 3 5 2
+Emperor Core. | 2 4 2 6(2) 2 2 - 2 0
+Gelba | 2 4 2 6(3) 2 2 - 2 0
+Jin Voles | 4 1 0 1(1) 2 2 5 2 0
+Jon Kidu | 3 5 1 4(3) 3 3 - 5 0
+Redjac | 5 2 1 3(2) 3 3 5 3 2
+Saytar | 2 2 1 3(2) 2 4 3 3 0
+Sen. Dermond | 4 3 4 6 4 4 - 4 0
+Telmen | 3 3 0 3(3) 3 4 4 4 0
+Thysa Kimbo | 3 3 1 4(1) 3 5 - 3 0
+Vans KaTieA | 2 1 1 2(1) 2 4 4 2 0
+"""
+REBEL_COLUMNS = ("A", "B", "C", "D", "E", "F", "H", "I", "J", "P", "Q", "S", "T")
+IMPERIAL_COLUMNS = ("A", "C", "D", "E", "H", "I", "J", "Q", "S")
+
+
+def _printed(cell) -> str:
+    if cell is None:
+        return "-"
+    return str(cell.base) if cell.alt is None else f"{cell.base}({cell.alt})"
+
+
+def _chart(rows, columns) -> str:
+    return "".join(f"\n{r.name} | {' '.join(_printed(r.cell(c)) for c in columns)}"
+                   for r in rows) + "\n"
+
+
+def test_rebel_character_chart(data):
+    """FIG-BDR-14: 23 rows in the 13 columns; no R column."""
+    rows = data.bonus_chart("rebel", "character").values()
+    assert _chart(rows, REBEL_COLUMNS) == REBEL_CHARACTERS
+    assert all(tuple(r.cells) == REBEL_COLUMNS for r in rows)
+    assert not data.chart_row("Kogus").has_column("R") and data.chart_row("Kogus").cell("R") is None
+
+
+def test_rebel_possession_chart_and_the_helian_drug(data):
+    """FIG-BDR-15: 16 rows (9 possessions, 7 spaceships); Helian Drug T = 1 is the decided
+    completion of the seed's empty cell, flagged FIG-BDR-15 and nothing else in the chart is."""
+    rows = list(data.bonus_chart("rebel", "possession").values()) + \
+        list(data.bonus_chart("rebel", "spaceship").values())
+    order = [r["name"] for r in raw("bonus_rebel_possessions")["rows"]]
+    rows.sort(key=lambda r: order.index(r.name))
+    assert _chart(rows, REBEL_COLUMNS) == REBEL_POSSESSIONS
+    drug = data.chart_row("Helian Drug")
+    assert drug.cell("T") == Cell(1)
+    assert drug.decided["T"] == "FIG-BDR-15"
+    assert drug.cell("E") == Cell(2, 1)
+    table = raw("bonus_rebel_possessions")
+    assert table["reconstructed"] is True
+    cell_flags = [(r["name"], c) for r in table["rows"] for c in r.get("decided", {})
+                  if c in REBEL_COLUMNS]
+    assert cell_flags == [("Helian Drug", "T")]
+    assert [r.name for r in rows if r.kind == "spaceship"] == [
+        "Explorer", "Interstell. Sloop", "Stellar Courier", "Plan. Privateer", "Solar Merchant",
+        "Star Cruiser", "S XIII"]
+
+
+def test_imperial_character_chart_and_els_taroff(data):
+    """FIG-BDR-16: 12 rows in the 9 Imperial columns; Els Taroff is read E 1(1) and H 1, both
+    flagged FIG-BDR-16; Barca's D -1(-2) stays as printed."""
+    rows = data.bonus_chart("imperial", "character").values()
+    assert _chart(rows, IMPERIAL_COLUMNS) == IMPERIAL_CHARACTERS
+    els = data.chart_row("Els Taroff")
+    assert (els.cell("E"), els.cell("H")) == (Cell(1, 1), Cell(1))
+    assert dict(els.decided) == {"E": "FIG-BDR-16", "H": "FIG-BDR-16"}
+    barca = data.chart_row("Barca").cell("D")
+    assert (barca.base, barca.alt) == (-1, -2) and not data.chart_row("Barca").decided
+    assert [r.name for r in rows if r.decided] == ["Els Taroff"]
+    assert not els.has_column("B") and not els.has_column("F") and not els.has_column("T")
+
+
+def test_imperial_spaceship_chart(data):
+    """FIG-BDR-17: two ships with a J value only."""
+    ships = data.bonus_chart("imperial", "spaceship")
+    assert list(ships) == ["Imperial", "Redjac's"]
+    assert [ships[n].cell("J").base for n in ships] == [3, 6]
+    assert all(ships[n].cell(c) is None for n in ships for c in IMPERIAL_COLUMNS if c != "J")
+
+
+def test_ship_extra_af_is_zero_and_flagged(data):
+    """Every ship row carries the decided `extra_af` of 0, flagged with one rule the table
+    lists."""
+    ships = list(data.bonus_chart("rebel", "spaceship").values()) + \
+        list(data.bonus_chart("imperial", "spaceship").values())
+    assert len(ships) == 9 and all(s.extra_af == 0 for s in ships)
+    flags = {s.decided["extra_af"] for s in ships}
+    assert len(flags) == 1
+    listed = set(raw("bonus_rebel_possessions")["rules"])
+    assert flags <= listed and flags <= set(raw("bonus_imperial_ships")["rules"])
+    assert all("extra_af" not in r for r in raw("bonus_rebel_possessions")["rows"]
+               if r["kind"] == "possession")
+
+
+def test_variant_rows(data):
+    """Three variant rows replace their base row: Kogus-ZA alongside Zina Adora, the other two
+    on the players' flag; variants are never recruited."""
+    variants = {r.name: (r.variant_of, r.variant_when)
+                for r in data.bonus_chart("rebel", "character").values() if r.variant_of}
+    assert variants == {"Drakir Grebb-S": ("Drakir Grebb", "flag"),
+                        "Frun Sentel-F": ("Frun Sentel", "flag"),
+                        "Kogus-ZA": ("Kogus", {"together_with": "Zina Adora"})}
+    flags = {data.chart_row(n).decided["variant_when"] for n in variants}
+    assert len(flags) == 1
+    assert len(data.recruitable("rebel")) == 20 and len(data.recruitable("imperial")) == 12
+    assert not set(variants) & set(data.recruitable("rebel"))
+    assert data.recruitable("rebel")[:2] == ("Adam Starlight", "Agan Rafa")
+    assert raw("recruitment_modifiers")["pool"] == {"rebel": 20, "imperial": 12}
+
+
+def test_names_keep_the_seed_spelling_with_display_names_and_aliases(data):
+    """FIG-GEN-9: names are stored as seed 004 prints them; abbreviated chart names get a
+    display name; seed 003's spellings and the display names find the same row."""
+    for name in ("Bridn Murcada", "Prof. Mareg", "Emperor Core.", "Scott Rubel", "Vans KaTieA",
+                 "Thysa Kimbo"):
+        assert data.chart_row(name).name == name
+    assert "Cervac Mk V" in data.bonus_chart("rebel", "possession")
+    assert {"Theshians", "Movews", "Susperans"} <= set(data.races)
+    abbreviated = ("Advisor A.", "HES Rifle", "Interstell. Sloop", "Plan. Privateer",
+                   "Prof. Mareg", "Sen. Dermond")
+    assert {n: data.display_name(n) for n in abbreviated} == {
+        "Advisor A.": "Advisor Android", "HES Rifle": "High Energy Sniper Rifle",
+        "Interstell. Sloop": "Interstellar Sloop", "Plan. Privateer": "Planetary Privateer",
+        "Prof. Mareg": "Professor Mareg", "Sen. Dermond": "Senator Dermond"}
+    assert data.display_name("Barca") == "Barca"
+    assert data.chart_row("Professor Mareg").name == "Prof. Mareg"
+    assert data.chart_row("Bridne Murcada").name == "Bridn Murcada"
+    assert data.chart_row("Thysa Kymbo").name == "Thysa Kimbo"
+    assert data.canonical_name("Suspersians") == "Susperans"
+    assert data.chart_row("Redjac\u2019s").name == "Redjac's"
+    with pytest.raises(ValueError):
+        data.chart_row("Bridne")
+    rows = raw("display_names")["display"]
+    assert len(rows) == 6 and all(set(r["decided"]) == {"display"} for r in rows)
+
+
+def test_damaged_charts_and_names_are_refused():
+    twice = raw("bonus_imperial_characters")
+    twice["rows"][0]["name"] = "Kogus"
+    with pytest.raises(DataError, match="chart row listed more than once: Kogus"):
+        check_part_a(tables_with(bonus_imperial_characters=twice))
+    orphan = raw("bonus_rebel_characters")
+    orphan["rows"][10]["variant_of"] = "Kogus Senior"
+    with pytest.raises(DataError, match="Kogus-ZA: variant of 'Kogus Senior'"):
+        check_part_a(tables_with(bonus_rebel_characters=orphan))
+    companion = raw("bonus_rebel_characters")
+    companion["rows"][10]["variant_when"] = {"together_with": "Zina"}
+    with pytest.raises(DataError, match="together_with 'Zina'"):
+        check_part_a(tables_with(bonus_rebel_characters=companion))
+    pool = raw("recruitment_modifiers")
+    pool["pool"]["imperial"] = 13
+    with pytest.raises(DataError, match="12 imperial characters, but the recruitment pool says 13"):
+        check_part_a(tables_with(recruitment_modifiers=pool))
+    names = raw("display_names")
+    names["display"][0]["name"] = "Advisor B."
+    with pytest.raises(DataError, match="'Advisor B.' is not a Part A name"):
+        check_part_a(tables_with(display_names=names))
+    names = raw("display_names")
+    names["other_spellings"][0]["seed_003"] = "Kogus"
+    with pytest.raises(DataError, match="Kogus: already a Part A name"):
+        check_part_a(tables_with(display_names=names))
+
+
 # ------------------------------------------------------------------------------ flags
 def test_reconstructed_exactly_when_flagged():
     """FIG-GEN-8: a table is reconstructed exactly when it flags a decided value; a flag names
@@ -541,7 +768,9 @@ def test_reconstructed_exactly_when_flagged():
     with pytest.raises(DataError, match=f"{elsewhere} names a rule the table does not list"):
         check_part_a(tables_with(missions=unlisted))
     unknown = raw("bonus_lists")
-    unknown["rules"].append("-".join(("FIG", "BDR", "99")))    # no such rule
+    known = load_rule_list(rule_list_path("freedom"))["rules"]
+    last = max(int(r["id"].rsplit("-", 1)[1]) for r in known if r["id"].startswith("FIG-BDR-"))
+    unknown["rules"].append(f"FIG-BDR-{last + 1}")            # one past the last: no such rule
     with pytest.raises(DataError, match="unknown rule ID"):
         check_part_a(tables_with(bonus_lists=unknown))
 
@@ -596,7 +825,8 @@ DAMAGES = [
     ("recruitment_modifiers", _set("roll/die", "d6"), "roll/die"),
     ("loyalty_modifiers", _set("loyalty/1/space", "neutral"), "loyalty/1/space"),
     ("loyalty_modifiers", _set("loyalty/0/rebel", 9), "loyalty/0/rebel"),
-    ("loyalty_modifiers", _set("rebellion_states/decided/loyal", "FIG-REC-3"), "rebellion_states/decided"),
+    ("loyalty_modifiers", _set("rebellion_states/decided/loyal", "FIG-REC-3"),
+     "rebellion_states/decided"),
     ("random_events", _set("events/0/effect_key", "acident"), "events/0/effect_key"),
     ("random_events", _set("events/3/from", 17), "events/3/from"),
     ("random_events", _drop("events/22"), "events"),
@@ -619,6 +849,17 @@ DAMAGES = [
     ("creatures", _set("creatures/1/mob/size", "2d6"), "creatures/1/mob/size"),
     ("creatures", _set("creatures/0/params/hits", 3), "creatures/0/params/hits"),
     ("creatures", _set("creatures/3/description", "flavour"), "creatures/3"),
+    ("bonus_rebel_characters", _set("rows/0/cells/R", 1), "rows/0/cells"),
+    ("bonus_rebel_characters", _set("rows/0/cells/E", "1(1)"), "rows/0/cells/E"),
+    ("bonus_rebel_characters", _drop("rows/0/cells/T"), "rows/0/cells"),
+    ("bonus_rebel_characters", _drop("rows/22"), "rows"),
+    ("bonus_rebel_possessions", _set("rows/1/cells/T", {"base": 1}), "rows/1/cells/T"),
+    ("bonus_rebel_possessions", _set("rows/0/kind", "weapon"), "rows/0/kind"),
+    ("bonus_imperial_characters", _set("rows/0/cells/B", 2), "rows/0/cells"),
+    ("bonus_imperial_characters", _set("rows/1/decided/P", "FIG-BDR-16"), "rows/1/decided"),
+    ("bonus_imperial_ships", _set("rows/0/cells/J", 30), "rows/0/cells/J"),
+    ("bonus_imperial_ships", _set("columns", ["A", "C"]), "columns"),
+    ("display_names", _set("display/0/display", ""), "display/0/display"),
 ]
 
 
