@@ -48,9 +48,21 @@ def game_section(game_id: str, name: str, data) -> list[str]:
             continue
         values = {k: v for k, v in table.items() if k not in HEADER_KEYS}
         lines += [f"### {table['title']} (`{table_id}.yaml`)", "",
-                  f"Rules: {', '.join(table.get('rules', []))}", "", "```yaml",
-                  yaml.safe_dump(values, sort_keys=False, allow_unicode=True,
-                                 default_flow_style=None, width=100).rstrip(), "```", ""]
+                  f"Rules: {', '.join(table.get('rules', []))}", ""]
+        flagged = list(decided_cells(values))
+        if flagged:
+            # A large table with a few decided cells (Freedom): only those cells are listed;
+            # the whole table is in the file and on the in-program page.
+            lines += ["Decided values (the rest of the table is as printed):", ""]
+            lines += [f"- {where}: `{field}` = {short(value)} ({rule})" if not isinstance(
+                          value, str) or not value.startswith("(") else
+                      f"- {where}: `{field}` {value} ({rule})"
+                      for where, field, value, rule in flagged]
+            lines.append("")
+            continue
+        lines += ["```yaml", yaml.safe_dump(values, sort_keys=False, allow_unicode=True,
+                                            default_flow_style=None, width=100).rstrip(),
+                  "```", ""]
     lines += [f"## Decided rules ({name})", "",
               "| ID | Title | Why |", "|---|---|---|"]
     for rule in load_rule_list(rule_list_path(game_id))["rules"]:
@@ -58,6 +70,55 @@ def game_section(game_id: str, name: str, data) -> list[str]:
             why = (rule.get("why") or "").replace("|", "\\|")
             lines.append(f"| {rule['id']} | {rule['title']} | {why} |")
     return lines + [""]
+
+
+#: Keys that name a row, tried in this order, to say where a decided cell is.
+ROW_NAMES = ("name", "id", "d66", "letter", "title", "event", "state", "variant", "kind")
+
+
+def row_label(row: dict) -> str | None:
+    for key in ROW_NAMES:
+        value = row.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            return f"{key} {value}"
+    return None
+
+
+def cell_value(row: dict, field: str):
+    """A flagged field's value: in the row itself, or in one of its sub-mappings (a chart
+    row keeps its cells under ``cells``)."""
+    if field in row:
+        return row[field]
+    for child in row.values():
+        if isinstance(child, dict) and field in child:
+            return child[field]
+    return None
+
+
+def decided_cells(value, path: tuple = ()):
+    """(where, field, value, rule) for every cell flagged ``decided: {field: rule}`` (and
+    ``decided_in_every_row``) anywhere in a table."""
+    if isinstance(value, dict):
+        label = row_label(value)
+        here = path + ((label,) if label else ())
+        where = " / ".join(here) or "table"
+        for field, rule in (value.get("decided_in_every_row") or {}).items():
+            yield f"{where}, every row", field, "(as printed, read the same way)", rule
+        for field, rule in (value.get("decided") or {}).items():
+            yield where, field, cell_value(value, field), rule
+        for key, child in value.items():
+            if key not in ("decided", "decided_in_every_row") and isinstance(child, (dict, list)):
+                yield from decided_cells(child, here + (key,))
+    elif isinstance(value, list):
+        for item in value:
+            yield from decided_cells(item, path)
+
+
+def short(value) -> str:
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True,
+                          width=10_000).strip()
+    text = text.removesuffix("...").strip()
+    return f"`{text}`" if len(text) <= 160 else f"`{text[:157]}...`"
 
 
 def main() -> int:
