@@ -49,7 +49,9 @@ class NoblesGame:
     title = "Noble Houses"
     roles = ROLES
     rules_version = RULES_VERSION
-    policies = ("bot", "random")
+    #: ``bot-vs-random``: house A is the program house, every other seat plays at random
+    #: (docs/balance.md measures the program against random play with it).
+    policies = ("bot", "random", "bot-vs-random")
 
     #: The fuzzer's option sets (tools/fuzz.py): every seat played, a short limit (random
     #: play never conquers), and a crowded map with the variants.
@@ -249,6 +251,8 @@ class NoblesGame:
         ``random`` draws a legal action with ``rng`` (never the game's generator, NH-AI-2)."""
         if policy not in self.policies:
             raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+        if policy == "bot-vs-random":
+            policy = "bot" if role == "A" else "random"
         view = self.view(state, role, with_log=False)
         legal = view["legal_actions"]
         if policy == "random":

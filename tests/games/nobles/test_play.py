@@ -134,3 +134,22 @@ def test_replaying_the_actions_gives_the_same_position():
     for role, action in [(a["role"], a["action"]) for a in session.actions]:
         again.perform(role, action, copy=False)
     assert GAME.digest(again.state) == GAME.digest(session.state)
+
+
+def test_bot_vs_random_gives_house_a_to_the_program_and_the_rest_to_random_play():
+    """The ``bot-vs-random`` policy of docs/balance.md: A decides as ``bot`` would, every
+    other house as ``random`` would, from the same player generator."""
+    from struggle_desktop.engine.rng import Rng
+
+    session = Session.new(GAME, "standard", 5, {"houses": 3, "turn_limit": 2, "seat1": "ai"})
+    seen = Counter()
+    while GAME.outcome(session.state) is None and sum(seen.values()) < 150:
+        state = session.state
+        role = state["pending"]["role"]
+        expected_policy = "bot" if role == "A" else "random"
+        expected = GAME.choose_action(state, role, expected_policy, Rng.from_seed(9, stream=4))
+        action = GAME.choose_action(state, role, "bot-vs-random", Rng.from_seed(9, stream=4))
+        assert action == expected
+        seen[expected_policy] += 1
+        session.perform(role, action)
+    assert seen["bot"] and seen["random"]
