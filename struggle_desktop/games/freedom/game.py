@@ -1,0 +1,412 @@
+"""Freedom in the Galaxy missions behind the game-module interface (ARCHITECTURE.md section 2).
+
+Scenarios are ``scenarios/freedom/*.yaml`` (``schemas/scenario.schema.yaml``): ``id``,
+``title``, ``kind``, ``description`` and a ``context`` the mode checks itself (FIG-GEN-7).
+
+- ``mission-phase`` (Part A, this package's resolver.py): the Mission Phase of one environs.
+- ``chit-mug`` and ``events-deck`` (Parts B and C) live in ``chits.py`` and ``deck.py``. Their
+  modules are imported when a scenario of that kind is listed, set up or played; until a module
+  exists its scenarios are left out of :meth:`FreedomGame.scenarios`. A mode module provides
+  ``new_state(data, scenario, options, seed) -> state`` (the common keys of context.py; ``rng``
+  is filled in here if it is left out), registers its procedures and prompts on
+  ``registry.RULES``, and may provide ``OPTIONS`` (its own options, offered for its scenarios
+  only), a context class (``ChitContext`` / ``DeckContext``, built as ``cls(state, procedures,
+  data, rng=dice)``; else this package's ``Ctx``), ``redact(state, role)`` for a role's view, and
+  ``choose(state, view, role, legal_actions, policy, rng) -> action`` for the program's player
+  (else the first legal action, or a random one).
+
+Roles: ``phasing`` (the player whose Mission phase it is) and ``enemy`` (the other player: he
+enters the results of fights, patrols and searches, FIG-HOOK). ``outcome(state)`` is None until
+the environs is resolved; then ``{"result": a short label of each group's level, "changes": the
+report of FIG-MIS-24, "turn": the steps played}``. The report itself is ``state["outcome"]``.
+
+>>> from struggle_desktop.games.freedom import GAME
+>>> state = GAME.advance(GAME.setup("a1", seed=1))
+>>> state["pending"]["kind"], state["pending"]["role"], GAME.outcome(state)
+('call_off', 'phasing', None)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.options import parse_bool
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.games.freedom import environs, events, foes, missions, resolver  # noqa: F401
+from struggle_desktop.games.freedom.context import ROLES, Ctx
+from struggle_desktop.games.freedom.data import FreedomData, default_data
+from struggle_desktop.games.freedom.registry import RULES
+
+RULES_VERSION = "fig-rules-1"
+KINDS = ("mission-phase", "chit-mug", "events-deck")
+#: The module of each mode (FIG-GEN-7); Part A is always here.
+MODE_MODULES = {"chit-mug": "struggle_desktop.games.freedom.chits",
+                "events-deck": "struggle_desktop.games.freedom.deck"}
+#: The order in which the simple player forms groups: missions that help most and risk least
+#: first; the orbit box's two missions before anything else.
+SIMPLE_MISSIONS = "JQDIHSFCBPTERA"
+
+
+def mode_module(kind: str):
+    """The module of a Part B or C mode, or None while it does not exist."""
+    try:
+        return importlib.import_module(MODE_MODULES[kind])
+    except ModuleNotFoundError as exc:
+        if exc.name == MODE_MODULES[kind]:
+            return None
+        raise
+
+
+class FreedomGame:
+    id = "freedom"
+    title = "Freedom in the Galaxy missions"
+    roles = ROLES
+    rules_version = RULES_VERSION
+    #: ``simple`` answers every prompt with a fixed, sensible choice (FIG-HOOK-7's default
+    #: responder for the players' results); ``bot`` is the same player under the name the
+    #: command line uses by default.
+    policies = ("simple", "random", "bot")
+
+    def __init__(self, data: FreedomData | None = None):
+        self._data = data
+
+    @property
+    def data(self) -> FreedomData:
+        if self._data is None:
+            self._data = default_data()
+        return self._data
+
+    # ------------------------------------------------------------------ catalogue
+    def scenarios(self) -> list[dict]:
+        out = []
+        for sid, sc in self.data.scenarios.items():
+            if sc["kind"] != "mission-phase" and mode_module(sc["kind"]) is None:
+                continue
+            out.append({"id": str(sid), "title": sc["title"], "kind": sc["kind"],
+                        "required_options": [], "description": " ".join(
+                            sc["description"].split()), "rules": list(sc.get("rules", [])),
+                        "turns": None})
+        return out
+
+    def options(self) -> dict[str, dict]:
+        """Part A's options, then those of the other modes present (each applies only to its
+        own kind of scenario)."""
+        opts = self.mission_options()
+        for kind in MODE_MODULES:
+            module = mode_module(kind)
+            for key, spec in (getattr(module, "OPTIONS", None) or {}).items():
+                opts[key] = dict(spec, kind=kind)
+        return opts
+
+    def mission_options(self) -> dict[str, dict]:
+        return {
+            "recruit_choice": {"type": "choice", "default": "random", "kind": "mission-phase",
+                               "choices": ["random", "chosen"], "rule": "FIG-REC-4",
+                               "help": "the new recruit is drawn at random, or chosen by the "
+                                       "phasing player"},
+            "continue_steps_when_idle": {"type": "bool", "default": False, "rule": "FIG-MIS-17",
+                                         "kind": "mission-phase",
+                                         "help": "play every step even when no group is left "
+                                                 "active"},
+        }
+
+    def normalize_options(self, scenario: str, options: dict | None) -> dict:
+        """Check the scenario and options; return the stored option values."""
+        options = dict(options or {})
+        known = self.options()
+        for key in options:
+            if key not in known:
+                raise BadOption(f"unknown option {key!r} for freedom "
+                                f"(known: {', '.join(known)})")
+        ids = [s["id"] for s in self.scenarios()]
+        if str(scenario) not in ids:
+            raise BadOption(f"unknown scenario {scenario!r} for freedom (known: "
+                            f"{', '.join(ids)})")
+        kind = self.data.scenarios[str(scenario)]["kind"]
+        for key in options:
+            if known[key]["kind"] != kind:
+                raise BadOption(f"option {key} applies only to {known[key]['kind']} scenarios, "
+                                f"not to {scenario} ({kind})")
+        if kind != "mission-phase":
+            values = getattr(mode_module(kind), "option_values", None)
+            return values(options) if values is not None else options
+        choice = str(options.get("recruit_choice", "random")).strip().lower()
+        if choice not in known["recruit_choice"]["choices"]:
+            raise BadOption(f"option recruit_choice takes random or chosen, not "
+                            f"{options['recruit_choice']!r}")
+        return {"recruit_choice": choice,
+                "continue_steps_when_idle": parse_bool(
+                    "continue_steps_when_idle", options.get("continue_steps_when_idle", False))}
+
+    # ------------------------------------------------------------------ interface
+    def setup(self, scenario: str, seed: int, options: dict | None = None) -> dict:
+        values = self.normalize_options(str(scenario), options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise BadOption(f"the seed must be a whole number, not {seed!r}")
+        sc = self.data.scenarios[str(scenario)]
+        if sc["kind"] != "mission-phase":
+            state = mode_module(sc["kind"]).new_state(self.data, sc, values, seed)
+            state.setdefault("seed", seed)
+            if state.get("rng") is None:
+                state["rng"] = Rng.from_seed(seed).to_json()
+            return state
+        source = f"scenario {sc['id']}: context"
+        raw = environs.random_context(seed, self.data) if sc.get("generated") else sc["context"]
+        env = environs.normalize(raw, self.data, source)
+        state = resolver.new_state(self.data, sc, env, seed, values, Rng.from_seed(seed))
+        self._check_assignment(state, source)
+        return state
+
+    def _check_assignment(self, state: dict, source: str) -> None:
+        """A scenario's own assignment must meet its missions' requirements (FIG-MIS-4) as
+        far as they can be checked before play (a recruit or a rating may still change it)."""
+        given = state["environs"]["assignment"]
+        if not given:
+            return
+        ctx = Ctx(state, RULES.procedures, self.data, dice=False)
+        groups = [missions.new_group(g["mission"], g.get("leader"), g.get("members", ()),
+                                     g.get("performer"), g.get("target"), g.get("ship"),
+                                     g.get("torture", False)) for g in given]
+        for i, g in enumerate(groups):
+            problem = missions.group_problem(ctx, g, groups[:i])
+            if problem:
+                raise environs.ContextError(f"{source}: assignment/{i}: {problem} (FIG-MIS-4)")
+
+    def context(self, state: dict, dice=None) -> Ctx:
+        kind = state.get("kind", "mission-phase")
+        if kind != "mission-phase":
+            module = mode_module(kind)
+            for name in ("ChitContext", "DeckContext"):
+                cls = getattr(module, name, None)
+                if cls is not None:
+                    return cls(state, RULES.procedures, self.data, rng=dice)
+        return Ctx(state, RULES.procedures, self.data, dice=dice)
+
+    def legal_actions(self, state: dict, role: str) -> list[dict]:
+        p = state.get("pending")
+        if p is None or p["role"] != role or state.get("outcome") is not None:
+            return []
+        return RULES.legal_actions[p["kind"]](self.context(state), p)
+
+    def check_action(self, state: dict, role: str, action: Any) -> str | None:
+        """None if ``action`` is legal now, else the reason in a player's words."""
+        if state.get("outcome") is not None:
+            return "the Mission phase of this environs is over"
+        p = state.get("pending")
+        if p is None:
+            return "no decision is waiting"
+        if role != p["role"]:
+            return f"the {p['role']} player decides this ({p['text']}), not the {role} player"
+        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
+            return "an action must be an object with a verb"
+        ctx = self.context(state)
+        if RULES.is_legal(ctx, p, action):
+            return None
+        if p["kind"] == "assign" and action.get("verb") in ("form", "join"):
+            return self._assignment_reason(ctx, action)
+        return f"{action.get('verb')} is not possible now ({p['text']})"
+
+    def _assignment_reason(self, ctx: Ctx, action: dict) -> str:
+        """Why a group cannot be formed or joined (FIG-MIS-4: the unmet requirement)."""
+        draft = ctx.state["draft"]
+        try:
+            if action["verb"] == "form":
+                group = resolver.group_from_action(action)
+                problem = missions.group_problem(ctx, group, draft)
+            else:
+                group = next(g for g in draft if g["id"] == action["group"])
+                trial = dict(group, members=group["members"] + [action["character"]])
+                problem = missions.group_problem(ctx, trial, [g for g in draft if g is not group])
+                if problem is None and action["character"] in {m for g in draft
+                                                               for m in g["members"]}:
+                    problem = f"{action['character']} is already in a group"
+        except (KeyError, StopIteration, ValueError, TypeError):
+            problem = "the group or a name in it does not exist"
+        return f"refused: {problem or 'not a legal assignment now'} (FIG-MIS-4)"
+
+    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
+        reason = self.check_action(state, role, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        new = clone(state) if copy else state
+        answer(new, clone(action))
+        return new
+
+    def advance(self, state: dict, on_step=None, dice=None) -> dict:
+        """Run the automated steps in place and return the same state. ``dice`` replaces the
+        state's generator (tests script their faces this way)."""
+        ctx = self.context(state, dice=dice)
+        try:
+            run(ctx, on_step=on_step)
+        finally:
+            ctx.close()
+        return state
+
+    def outcome(self, state: dict) -> dict | None:
+        report = state.get("outcome")
+        if report is None:
+            return None
+        if state.get("kind", "mission-phase") != "mission-phase":
+            return {"result": "resolved", "changes": report, "turn": state.get("turn", 0)}
+        return {"result": resolver.result_summary(state), "changes": report,
+                "turn": state.get("turn", 0)}
+
+    def digest(self, state: dict) -> str:
+        """A hash of the position: the whole state but the log."""
+        return digest({k: v for k, v in state.items() if k != "log"})
+
+    def data_digest(self) -> str:
+        return self.data.data_digest
+
+    def warm_up(self) -> None:
+        self.data.data_digest
+
+    def overrides(self) -> dict:
+        return dict(self.data.tables.overrides)
+
+    def view(self, state: dict, role: str, with_log: bool = True) -> dict:
+        """What ``role`` may see: the whole position (the players enter it together at the
+        table) but the procedure stack and the generator; ``legal_actions`` are ``role``'s."""
+        redact = None
+        if state.get("kind", "mission-phase") != "mission-phase":
+            redact = getattr(mode_module(state["kind"]), "redact", None)
+        source = redact(state, role) if redact is not None else state
+        view = {k: clone(v) for k, v in source.items()
+                if k not in ("stack", "rng", "log") or (k == "log" and with_log)}
+        view["role"] = role
+        view["legal_actions"] = self.legal_actions(state, role)
+        return view
+
+    # ------------------------------------------------------------------ players
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+        """The program's answer for ``role``: ``simple`` (and ``bot``) gives a fixed, sensible
+        answer per prompt kind (never call off, the default responder for hooks, no mulligans,
+        roll on to the maximum useful level); ``random`` draws a legal action with ``rng``
+        (never the game's generator)."""
+        if policy not in self.policies:
+            raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+        kind = state.get("kind", "mission-phase")
+        legal = self.legal_actions(state, role)
+        if not legal:
+            raise IllegalAction(f"nothing waits for the {role} player")
+        if kind != "mission-phase":
+            choose = getattr(mode_module(kind), "choose", None)
+            if choose is not None:
+                mode_policy = "random" if policy == "random" else "simple"
+                return choose(state, self.view(state, role, with_log=False), role, legal,
+                              mode_policy, rng)
+        if policy == "random":
+            return legal[rng.below(len(legal))]
+        if kind != "mission-phase":
+            return legal[0]
+        return simple_choice(self.context(state), state["pending"], legal)
+
+    def invariants(self, state: dict) -> list[str]:
+        """What must hold in any Part A position (the fuzzers check it after every action)."""
+        if state.get("kind", "mission-phase") != "mission-phase":
+            return []
+        return invariant_problems(state)
+
+    def tracks(self, state: dict) -> dict:
+        """The planet and the groups, for simulation logs."""
+        if state.get("kind", "mission-phase") != "mission-phase":
+            return {}
+        env = state["environs"]
+        return {"planet_state": env["planet_state"], "loyalty": env["loyalty"],
+                "groups": resolver.result_summary(state), "steps": state["steps"]}
+
+    def catalog(self) -> dict:
+        from struggle_desktop.engine.catalog import (catalog_header, load_rule_list,
+                                                     rule_ids_section, rule_list_path,
+                                                     table_entries)
+
+        data = self.data
+        return {
+            **catalog_header(self),
+            "policies": list(self.policies),
+            "units": [],
+            "missions": [{"letter": m.letter, "name": m.name, "sides": list(m.sides),
+                          "bonus_only": m.bonus_only, "summary": m.summary}
+                         for m in data.missions.values()],
+            "creatures": [{"rule": c.rule, "name": c.name, "kind": c.kind, "af": c.af,
+                           "ef": c.ef} for c in data.creatures.values()],
+            "races": [{"name": r.name, "af": r.af, "ef": r.ef} for r in data.races.values()],
+            "tables": table_entries(data.tables),
+            "overrides": dict(data.tables.overrides),
+            "warnings": list(data.warnings),
+            "rule_ids": rule_ids_section(load_rule_list(rule_list_path(self.id))),
+        }
+
+    def opponent(self, role: str) -> str:
+        return "enemy" if role == "phasing" else "phasing"
+
+
+def simple_choice(ctx: Ctx, pending: dict, legal: list[dict]) -> dict:
+    """The simple player's answer to a Part A prompt."""
+    kind = pending["kind"]
+    by_verb: dict[str, list[dict]] = {}
+    for a in legal:
+        by_verb.setdefault(a["verb"], []).append(a)
+    if kind == "mulligan":
+        return {"verb": "keep"}
+    if kind == "call_off":
+        return {"verb": "continue"}
+    if kind == "bonus_roll":
+        return {"verb": "roll"}
+    if kind == "hook":
+        return {"verb": "default"}
+    if kind == "value":
+        return {"verb": "enter", "value": missions.default_value(pending)}
+    if kind == "assign":
+        forms = by_verb.get("form", [])
+        taken = {g["mission"] for g in ctx.state["draft"]}
+        if forms:
+            # One group per character, each on the first mission of SIMPLE_MISSIONS he may
+            # lead; cells and camps after the characters.
+            def rank(a: dict) -> tuple:
+                return ("performer" in a, SIMPLE_MISSIONS.index(a["mission"]))
+            best = min((a for a in forms if a["mission"] not in taken), key=rank, default=None)
+            if best is not None:
+                return best
+        return {"verb": "done"}
+    return legal[0]
+
+
+def invariant_problems(state: dict) -> list[str]:
+    problems = []
+    env = state["environs"]
+    names = [c["name"] for c in env["characters"]]
+    if len(set(names)) != len(names):
+        problems.append("a character is entered twice")
+    seen: set[str] = set()
+    for g in state["groups"]:
+        if g["status"] not in ("active", "waiting", "aborted", "called_off"):
+            problems.append(f"{g['id']}: unknown status {g['status']}")
+        if g["level"] < 0 or g["rolled"] < 0:
+            problems.append(f"{g['id']}: negative level or rolls")
+        if g["status"] == "aborted" and g["level"]:
+            problems.append(f"{g['id']}: an aborted group keeps levels")
+        for m in g["members"]:
+            if m in seen:
+                problems.append(f"{m} is in two groups")
+            seen.add(m)
+            if m not in names:
+                problems.append(f"{g['id']}: {m} is not a character here")
+        if g["count"] is not None and g["rolled"] > g["count"]:
+            problems.append(f"{g['id']}: rolled {g['rolled']} of {g['count']}")
+    if env["planet_state"] == "loyalty" and env["loyalty"] not in (
+            "patriotic", "loyal", "neutral", "dissent", "unrest"):
+        problems.append(f"loyalty {env['loyalty']!r} is off the track")
+    for side in ("rebel", "imperial"):
+        if env["mulligans"][side] < 0:
+            problems.append(f"the {side} side holds a negative number of mulligans")
+    for c in env["characters"]:
+        if c["hits"] < 0:
+            problems.append(f"{c['name']} has negative hits")
+    if state["turn"] > state["steps"]:
+        problems.append(f"step {state['turn']} of {state['steps']}")
+    return problems
