@@ -199,13 +199,19 @@ class Ctx(Context):
         ability = self.utype(ship).ability("transport")
         return ability["slots"] if ability else 0
 
-    def army_owners(self) -> dict[str, set[str]]:
-        """``"x,y"`` -> the houses with armies there, for every hex holding armies."""
-        units = self.data.units
+    def world_army_owners(self) -> dict[str, set[str]]:
+        """World name -> the houses with armies on it, for every world holding armies. One
+        pass over the units without building a hex key for each (Diplomacy's targets and the
+        purchase list ask this at every prompt)."""
+        hex_world = {(h[0], h[1]): name for name, h in self.state["map"]["worlds"].items()}
+        is_army = self.data.army_types
         out: dict[str, set[str]] = {}
         for u in self.state["units"].values():
-            if units[u["type"]].category == "army":
-                out.setdefault(hex_key(u["hex"]), set()).add(u["owner"])
+            if is_army[u["type"]]:
+                h = u["hex"]
+                world = hex_world.get((h[0], h[1]))
+                if world is not None:
+                    out.setdefault(world, set()).add(u["owner"])
         return out
 
     def houses_at(self, h: HexLike) -> list[str]:

@@ -117,6 +117,11 @@ class NoblesData(GameData):
                 for u in self.tables["units"]["units"]}
 
     @cached_property
+    def army_types(self) -> dict[str, bool]:
+        """Canonical unit name -> whether it is an army."""
+        return {name: u.is_army for name, u in self.units.items()}
+
+    @cached_property
     def aliases(self) -> dict[str, str]:
         return dict(self.tables["unit_aliases"]["aliases"])
 

@@ -434,11 +434,11 @@ def purchase_limit(ctx: Ctx, world: str) -> int:
 def buys(ctx: Ctx, letter: str) -> list[dict]:
     house = ctx.house(letter)
     out = []
+    owners = ctx.world_army_owners()    # one pass over the units, not one per world
     for world in ctx.worlds_of(letter):
         if house["bought"].get(world, 0) >= purchase_limit(ctx, world):
             continue
-        where = ctx.world_hex(world)
-        if any(ctx.unit(u)["owner"] != letter for u in ctx.armies(h=where)):
+        if owners.get(world, set()) - {letter}:
             continue
         for unit_type in purchase_list(ctx, letter, world):
             if ctx.data.unit_cost(unit_type, world) <= house["solats"]:
@@ -496,19 +496,23 @@ def destinations(ctx: Ctx, ship: str) -> list[list[int]]:
     return [[h.x, h.y] for h in table.get(mapgen.Hex(start[0], start[1]), ())]
 
 
-def moves(ctx: Ctx, letter: str) -> list[dict]:
-    out = []
+def _moves(ctx: Ctx, letter: str) -> Iterator[dict]:
+    """The house's loads, unloads and jumps now, one by one (NH-MOV-8, NH-MOV-6)."""
     mine = ctx.units_where(letter)
     on_ground: dict[str, list[str]] = {}
+    aboard: dict[str, list[str]] = {}
     for uid in mine:
-        if ctx.unit(uid)["ship"] is None:
+        ship = ctx.unit(uid)["ship"]
+        if ship is None:
             on_ground.setdefault(hex_key(ctx.unit(uid)["hex"]), []).append(uid)
+        else:
+            aboard.setdefault(ship, []).append(uid)
     for ship in mine:
         s = ctx.unit(ship)
         if s["moved"] or not ctx.utype(ship).is_ship:
             continue
         if ctx.utype(ship).category == "jumpship":
-            cargo = [uid for uid in mine if ctx.unit(uid)["ship"] == ship]
+            cargo = aboard.get(ship, [])
             free = ctx.slots(ship) - sum(1 for uid in cargo
                                          if ctx.category(uid) in ("army", "nuke"))
             for uid in on_ground.get(hex_key(s["hex"]), ()):
@@ -517,10 +521,20 @@ def moves(ctx: Ctx, letter: str) -> list[dict]:
                     continue
                 if ctx.category(uid) != "noble" and free <= 0:
                     continue
-                out.append({"verb": "load", "ship": ship, "unit": uid})
-            out.extend({"verb": "unload", "ship": ship, "unit": uid} for uid in cargo)
-        out.extend({"verb": "jump", "ship": ship, "to": to} for to in destinations(ctx, ship))
-    return out
+                yield {"verb": "load", "ship": ship, "unit": uid}
+            for uid in cargo:
+                yield {"verb": "unload", "ship": ship, "unit": uid}
+        for to in destinations(ctx, ship):
+            yield {"verb": "jump", "ship": ship, "to": to}
+
+
+def moves(ctx: Ctx, letter: str) -> list[dict]:
+    return list(_moves(ctx, letter))
+
+
+def has_move(ctx: Ctx, letter: str) -> bool:
+    """Whether ``moves`` is not empty, stopping at the first move found."""
+    return next(_moves(ctx, letter), None) is not None
 
 
 @procedure("movement")
@@ -544,7 +558,7 @@ def movement(ctx: Ctx, frame: dict) -> None:
             frame["i"] += 1
     while frame["i"] < len(houses):
         letter = houses[frame["i"]]
-        if moves(ctx, letter):
+        if has_move(ctx, letter):
             ctx.ask("move", f"{letter}: move jumpships (load, then jump)", role=letter,
                     rule="NH-MOV-13")
             return
@@ -582,6 +596,43 @@ def legal_move(ctx: Ctx, pending: dict) -> list[dict]:
     return moves(ctx, pending["role"]) + [done()]
 
 
+@check("move")
+def is_legal_move(ctx: Ctx, pending: dict, action: dict) -> bool:
+    """The same answer as looking ``action`` up in ``legal_move``, without listing every
+    ship's loads and jumps (replaying a save checks every move this way)."""
+    verb = action.get("verb")
+    if verb not in ("load", "unload", "jump"):
+        return action_in(action, [done()])
+    letter = pending["role"]
+    if action.keys() != ({"verb", "ship", "to"} if verb == "jump" else {"verb", "ship", "unit"}):
+        return False
+    units = ctx.state["units"]
+    ship = action["ship"]
+    if not isinstance(ship, str) or ship not in units:
+        return False
+    s = units[ship]
+    if s["owner"] != letter or s["moved"] or not ctx.utype(ship).is_ship:
+        return False
+    if verb == "jump":
+        return any(same_json(action["to"], to) for to in destinations(ctx, ship))
+    uid = action["unit"]
+    if ctx.utype(ship).category != "jumpship" or not isinstance(uid, str) or uid not in units:
+        return False
+    u = units[uid]
+    if u["owner"] != letter:
+        return False
+    if verb == "unload":
+        return u["ship"] == ship
+    if (u["ship"] is not None or u["hex"] != s["hex"] or u["moved"] or uid == ship
+            or not can_board(ctx, uid)):
+        return False
+    if ctx.category(uid) == "noble":
+        return True
+    used = sum(1 for c in units.values() if c["ship"] == ship and c["owner"] == letter
+               and ctx.data.units[c["type"]].category in ("army", "nuke"))
+    return ctx.slots(ship) - used > 0
+
+
 # ------------------------------------------------------------------------ 9 Noble Actions
 def actors(ctx: Ctx, letter: str) -> list[tuple[str, tuple[str, ...]]]:
     """(actor, the kinds it may do) for every action ``letter`` still has this turn:
@@ -614,9 +665,9 @@ def targets(ctx: Ctx, letter: str, actor: str, kind: str) -> list:
               and not ctx.state["worlds"][world]["govern"])
         return [world] if ok else []
     if kind == "diplomacy":
-        owners = ctx.army_owners()
+        owners = ctx.world_army_owners()
         return [w for w in ctx.data.worlds if ctx.controller(w) != letter
-                and not owners.get(hex_key(ctx.world_hex(w)), set()) - {letter}]
+                and not owners.get(w, set()) - {letter}]
     if kind == "assassination":
         if house["attempts"]["assassination"] >= caps["assassination"]:
             return []
@@ -823,8 +874,9 @@ def planet_control(ctx: Ctx, frame: dict) -> None:
     ctx.pop()
     for u in ctx.state["units"].values():
         u["ship"] = None
+    armies = ctx.world_army_owners()    # nobody moves while control changes: one pass
     for world in ctx.data.worlds:
-        owners = {ctx.unit(u)["owner"] for u in ctx.armies(h=ctx.world_hex(world))}
+        owners = armies.get(world, set())
         if len(owners) == 1:
             (owner,) = owners
             if ctx.controller(world) != owner:

@@ -1,10 +1,13 @@
-"""The direct check of one Noble action (``@rules.check("noble_action")``) agrees with the list
-of legal Noble actions: every listed action passes, and actions changed in one field pass
-exactly when the changed action is listed too. It is what ``apply`` and save replay use."""
+"""The direct checks of one action (``@rules.check`` for Noble actions and for movement) agree
+with the lists of legal actions: every listed action passes, and actions changed in one field
+pass exactly when the changed action is listed too. They are what ``apply`` and save replay
+use."""
 
 from __future__ import annotations
 
 import copy
+
+import pytest
 
 from struggle_desktop.engine.actions import action_in
 from struggle_desktop.engine.rng import Rng
@@ -29,17 +32,19 @@ def variants(action: dict, legal: list[dict]) -> list:
     return out
 
 
-def test_the_noble_action_check_agrees_with_the_list():
+@pytest.mark.parametrize("kind", ["noble_action", "move"])
+def test_the_direct_check_agrees_with_the_list(kind):
     session = Session.new(GAME, "standard", 11, {"houses": 3, "turn_limit": 3, "seat1": "ai",
                                                  "seat2": "ai", "seat3": "ai"})
     rng = Rng.from_seed(11, stream=5)
     checked = 0
+    assert kind in RULES.action_checks
     while GAME.outcome(session.state) is None:
         state = session.state
         pending = state["pending"]
-        if pending["kind"] == "noble_action":
+        if pending["kind"] == kind:
             ctx = GAME.context(state)
-            legal = RULES.legal_actions["noble_action"](ctx, pending)
+            legal = RULES.legal_actions[kind](ctx, pending)
             sample = [legal[rng.below(len(legal))] for _ in range(6)] + [legal[-1]]
             for action in sample:
                 assert RULES.is_legal(ctx, pending, copy.deepcopy(action))
