@@ -439,6 +439,12 @@ class FreedomData(GameData):
                 return rows[wanted]
         raise ValueError(f"no Part A character, possession or spaceship {name!r}")
 
+    @cached_property
+    def possession_deck(self) -> tuple[str, ...]:
+        """The rows of FIG-BDR-15 in chart order, possessions and spaceships: the default
+        out-of-play pool (FIG-CTX-10) before the players' own additions."""
+        return tuple(self._charts[("rebel", "possession")])
+
     def recruitable(self, side: str) -> tuple[str, ...]:
         """Every character of ``side`` in chart order, without the variant rows: the full
         unrecruited pool (FIG-CTX-12)."""

@@ -276,7 +276,7 @@ def _pools(env: dict, data: FreedomData, source: str) -> None:
         _unique(source, f"unrecruited/{side}", pools[side], "character")
     in_play = {p for c in env["characters"] for p in c["possessions"]}
     in_play |= {s["name"] for s in env["spaceships"]}
-    chart = list(_possession_rows(data))
+    chart = list(data.possession_deck)
     known = chart + [x for x in env["extra_possessions"] if x not in chart]
     if "possession_pool" not in env:
         env["possession_pool"] = [p for p in known if p not in in_play]

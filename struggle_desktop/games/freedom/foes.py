@@ -190,7 +190,7 @@ def apply_creature(ctx: Ctx, frame: dict) -> bool:
             ctx.note(c.rule, f"The {c.name} is destroyed")
         return True
     if key == "lose_bonus_rolls":
-        if params.get("lose_all"):
+        if params.get("lose_all_bonus"):
             g["lose_all"] = True
             ctx.note(c.rule, f"{g['id']} loses all its bonus rolls (FIG-BDR-10)", refs=[g["id"]])
         else:

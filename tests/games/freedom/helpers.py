@@ -13,6 +13,21 @@ from typing import Callable
 from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.freedom import GAME
+from struggle_desktop.games.freedom.data import default_data
+from struggle_desktop.games.freedom.environs import normalize
+from struggle_desktop.games.freedom.resolver import new_state
+
+#: A small Rebel environs for rules tests: size 1 (one step), urban, loyalty neutral, held by
+#: the Imperial side with one 2nd line unit; Vudot Vodot and Zina Adora here; nobody to
+#: recruit (no recruitment roll). Tests change what they need with :func:`make`.
+BASE = {
+    "location": "environs", "size": 1, "type": "urban", "phasing_side": "rebel",
+    "planet_state": "loyalty", "loyalty": "neutral", "controller": "imperial",
+    "units": [{"id": "U1", "side": "imperial", "kind": "2nd_line", "af": 2}],
+    "characters": [{"name": "Vudot Vodot", "side": "rebel"},
+                   {"name": "Zina Adora", "side": "rebel"}],
+    "unrecruited": {"rebel": [], "imperial": []},
+}
 
 
 class ScriptedDice:
@@ -50,6 +65,27 @@ def new(scenario: str, seed: int = 1, options: dict | None = None, environs: dic
     return state
 
 
+def make(seed: int = 1, options: dict | None = None, **context) -> dict:
+    """A state from :data:`BASE` with ``context`` fields replaced (a value None removes the
+    field), checked like a scenario's context."""
+    raw = clone(BASE)
+    for key, value in context.items():
+        if value is None:
+            raw.pop(key, None)
+        else:
+            raw[key] = clone(value)
+    data = default_data()
+    env = normalize(raw, data)
+    values = {"recruit_choice": "random", "continue_steps_when_idle": False}
+    values.update(options or {})
+    return new_state(data, {"id": "test"}, env, seed, values, Rng.from_seed(seed))
+
+
+def stop_at_bonus(state: dict) -> bool:
+    """Stop the drive once the Bonus Dice Rolls segment asks its first roll."""
+    return state["pending"]["kind"] == "bonus_roll"
+
+
 def drive(state: dict, dice: ScriptedDice | None, decide: Decide | None = None,
           stop: Callable[[dict], bool] | None = None) -> dict:
     """Run the state to its end (or until ``stop(state)``), answering each prompt with
@@ -59,6 +95,8 @@ def drive(state: dict, dice: ScriptedDice | None, decide: Decide | None = None,
     GAME.advance(state, dice=dice)
     while GAME.outcome(state) is None:
         if stop is not None and stop(state):
+            if dice is not None:
+                assert dice.left == 0, f"faces left over: {dice.tokens}"
             return state
         pending = state["pending"]
         assert pending is not None, "dead end: nothing pending and no outcome"
