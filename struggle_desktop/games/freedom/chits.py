@@ -72,8 +72,9 @@ from typing import Any
 
 from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.data import validate
-from struggle_desktop.engine.errors import DataError
+from struggle_desktop.engine.errors import BadOption, DataError
 from struggle_desktop.engine.flow import Context
+from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.freedom.chits_data import ChitTables, chit_tables
 from struggle_desktop.games.freedom.data import FreedomData, default_data
@@ -145,14 +146,19 @@ def shuffle(ctx: Context, items: list, rule: str, why: str) -> list:
 
 # ================================================================================ set-up
 def option_values(options: dict | None) -> dict:
-    """This mode's options with their defaults filled in."""
+    """This mode's options checked, with their defaults filled in; BadOption names a bad
+    value."""
     options = dict(options or {})
     out = {}
     for key, spec in OPTIONS.items():
         value = options.get(key, spec["default"])
         if spec["type"] == "bool":
-            value = bool(value) if isinstance(value, bool) else str(value).lower() in (
-                "1", "true", "on", "yes")
+            value = parse_bool(key, value)
+        else:
+            value = str(value).strip().lower()
+            if value not in spec["choices"]:
+                raise BadOption(f"option {key} takes {', '.join(spec['choices'])}, not "
+                                f"{options.get(key)!r}")
         out[key] = value
     return out
 
