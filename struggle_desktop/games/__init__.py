@@ -9,6 +9,7 @@ REGISTRY = {
     "struggle": "struggle_desktop.games.struggle:GAME",
     "battles": "struggle_desktop.games.battles:GAME",
     "nobles": "struggle_desktop.games.nobles:GAME",
+    "freedom": "struggle_desktop.games.freedom:GAME",
 }
 ALL_GAME_IDS = ("struggle", "battles", "nobles", "freedom")
 

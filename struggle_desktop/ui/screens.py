@@ -59,6 +59,13 @@ def has_screen(game_id: str) -> bool:
     return game_id in DESKTOP_GAMES
 
 
+def no_screen_message(game_id: str, title: str | None = None) -> str:
+    """What the window says of a game it cannot show although this build plays it headless
+    (Freedom, for now): where to play it instead."""
+    return (f"There is no window for {title or game_id} yet \u2014 use the command line: "
+            f"struggle-desktop simulate, catalog or verify --game {game_id}.")
+
+
 def require_screen(game_id: str | None) -> None:
     """BadOption if the window cannot show ``game_id`` yet (it may still be playable
     headless); the command line prints it as its one ``error:`` line."""

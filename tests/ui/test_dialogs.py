@@ -245,7 +245,12 @@ def test_new_game_opens_a_recent_file(qtbot, tmp_path):
     assert dialog.choice() == {"kind": "open", "path": saved}
 
 
-def test_games_not_yet_playable_are_listed_but_disabled(qtbot):
+def test_games_not_yet_playable_are_listed_but_disabled(qtbot, monkeypatch):
+    """A game this build does not have (Freedom, taken out of the registry) is listed greyed
+    out, "coming later"."""
+    from struggle_desktop import games
+
+    monkeypatch.delitem(games.REGISTRY, "freedom")
     dialog = NewGameDialog(game_ids=["struggle", "battles", "freedom"])
     qtbot.addWidget(dialog)
     model = dialog.game_combo.model()
@@ -253,6 +258,28 @@ def test_games_not_yet_playable_are_listed_but_disabled(qtbot):
               for i in range(dialog.game_combo.count())}
     assert states == {"struggle": True, "battles": True, "freedom": False}
     assert "coming later" in dialog.game_combo.itemText(2)
+
+
+def test_a_game_without_a_window_says_to_use_the_command_line(qtbot):
+    """Freedom plays headless but has no window yet: choosing it in the dialog explains where
+    to play it, offers no scenario and cannot be started; choosing another game again works."""
+    dialog = NewGameDialog(game_ids=["struggle", "freedom"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    index = dialog.game_combo.findData("freedom")
+    assert dialog.game_combo.model().item(index).isEnabled()
+    assert "command line only" in dialog.game_combo.itemText(index)
+    dialog.game_combo.setCurrentIndex(index)
+    message = dialog.error.text()
+    assert "no window for Freedom in the Galaxy missions yet" in message
+    assert "use the command line" in message and "--game freedom" in message
+    assert dialog.error.isVisible() and not dialog.start_button.isEnabled()
+    assert dialog.scenario_list.count() == 0
+    assert dialog.validate() is None
+    assert dialog.choice() is None
+    dialog.game_combo.setCurrentIndex(dialog.game_combo.findData("struggle"))
+    assert dialog.start_button.isEnabled() and not dialog.error.isVisible()
+    assert dialog.scenario_list.count() > 0
 
 
 def test_battles_offers_who_plays_each_colour_and_the_invader_only_for_invasion(qtbot):

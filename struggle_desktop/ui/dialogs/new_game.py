@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QScrollArea, QSpinBox, QSplitter, QVBoxLayout, QWidget)
 
 from struggle_desktop.engine.errors import StruggleError
-from struggle_desktop.games import ALL_GAME_IDS, get_game
-from struggle_desktop.ui.screens import has_screen
+from struggle_desktop.games import ALL_GAME_IDS, REGISTRY, get_game
+from struggle_desktop.ui.screens import has_screen, no_screen_message
 from struggle_desktop.ui.dialogs import BAD, GOOD, error_label, heading, muted, show_error
 
 DEFAULT_GAME = "struggle"
@@ -163,10 +163,17 @@ class NewGameDialog(QDialog):
         for game_id in self._game_ids:
             playable = has_screen(game_id)
             title = GAME_TITLES.get(game_id, game_id)
-            self.game_combo.addItem(title if playable else f"{title} — coming later", game_id)
+            # A game this build plays headless but cannot show (Freedom) may be chosen: the
+            # dialog then says where to play it. A game not in this build is greyed out.
+            headless = not playable and game_id in REGISTRY
+            label = (title if playable else
+                     f"{title} — command line only" if headless else f"{title} — coming later")
+            self.game_combo.addItem(label, game_id)
             item = model.item(self.game_combo.count() - 1)
-            item.setEnabled(playable)
-            if not playable:
+            item.setEnabled(playable or headless)
+            if headless:
+                item.setToolTip(no_screen_message(game_id, title))
+            elif not playable:
                 item.setToolTip("This game is planned but cannot be played in this version yet")
         self.game_combo.currentIndexChanged.connect(
             lambda _i: self._load_game(self.game_combo.currentData()))
@@ -310,9 +317,16 @@ class NewGameDialog(QDialog):
     def _load_game(self, game_id: str | None) -> None:
         self.scenario_list.clear()
         self._scenarios.clear()
+        show_error(self.error, "")
         if game_id is None or not has_screen(game_id):
             self._game = None
             self.start_button.setEnabled(False)
+            if game_id is not None and game_id in REGISTRY:
+                message = no_screen_message(game_id, GAME_TITLES.get(game_id))
+                self._build_option_boxes({})
+                self.title_label.setText(GAME_TITLES.get(game_id, game_id))
+                self.description_label.setText(message)
+                show_error(self.error, message)
             return
         index = self.game_combo.findData(game_id)
         if index >= 0 and index != self.game_combo.currentIndex():
