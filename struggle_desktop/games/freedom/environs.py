@@ -172,7 +172,8 @@ def _races(env: dict, data: FreedomData, source: str) -> None:
 
 
 def _possession_rows(data: FreedomData) -> dict:
-    return dict(data.bonus_chart("rebel", "possession"))
+    """The rows of FIG-BDR-15, possessions and spaceships, by name."""
+    return {name: data.chart_row(name) for name in data.possession_deck}
 
 
 def _characters(env: dict, data: FreedomData, source: str) -> None:

@@ -305,6 +305,16 @@ class FreedomGame:
             return legal[0]
         return simple_choice(self.context(state), state["pending"], legal)
 
+    def suppression_roll(self, state: dict, af: int, leadership: int = 0, dice=None) -> list[str]:
+        """FIG-MSN-16: the separate roll, outside the Mission phase, in which unopposed
+        Imperial ground units try to remove the Rebel cells and camps of a Part A state's
+        environs; it changes the state in place, logs the rolls and returns the ids removed."""
+        ctx = self.context(state, dice=dice)
+        try:
+            return missions.suppression_roll(ctx, af, leadership)
+        finally:
+            ctx.close()
+
     def invariants(self, state: dict) -> list[str]:
         """What must hold in any Part A position (the fuzzers check it after every action)."""
         if state.get("kind", "mission-phase") != "mission-phase":

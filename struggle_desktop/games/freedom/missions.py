@@ -754,6 +754,35 @@ def reminders(ctx: Ctx) -> None:
                                             "an Irregular ground unit and remove each cell")
 
 
+# ================================================================================ suppression
+def suppression_roll(ctx: Ctx, af: int, leadership: int) -> list[str]:
+    """FIG-MSN-16, outside the Mission phase: unopposed Imperial ground units (combined AF
+    ``af`` plus ``leadership``) try to remove the Rebel cells and camps here, one d6 each. They
+    need a total above the environs size; a camp goes on a d6 up to the differential, a cell
+    only on a 1. Returns the ids removed (taken out of the environs)."""
+    env = ctx.env
+    total = af + leadership
+    differential = total - env["size"]
+    if differential <= 0:
+        ctx.note("FIG-MSN-16", f"AF {af} + leadership {leadership} = {total} does not exceed the "
+                               f"environs size {env['size']}: no suppression roll")
+        return []
+    removed = []
+    for cell in list(env["cells"]):
+        r = ctx.throw("d6", "FIG-MSN-16", f"Suppression of {cell['kind']} {cell['id']} "
+                                          f"(differential {differential})", refs=[cell["id"]])
+        gone = r["result"] <= differential if cell["kind"] == "camp" else r["result"] == 1
+        if gone:
+            env["cells"].remove(cell)
+            removed.append(cell["id"])
+            ctx.change("FIG-MSN-16", "unit", f"The Rebel {cell['kind']} {cell['id']} is removed "
+                                             f"(d6 {r['result']})", refs=[cell["id"]])
+        else:
+            ctx.note("FIG-MSN-16", f"The Rebel {cell['kind']} {cell['id']} survives "
+                                   f"(d6 {r['result']})", refs=[cell["id"]])
+    return removed
+
+
 # ================================================================================ prompts
 def ask_value(ctx: Ctx, frame: dict, field: str, rule: str, text: str, role: str, low: int,
               high: int, character: str | None = None) -> bool:

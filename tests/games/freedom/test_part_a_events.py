@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.games.freedom.helpers import (ScriptedDice, answers, at_hook, changes, char, drive,
-                                         group, make, notes, rolls, stop_at_bonus)
+                                         group, make, new, notes, rolls, stop_at_bonus)
 
 D_GROUP = [{"mission": "D", "leader": "Vudot Vodot", "members": ["Zina Adora"]}]
 #: Success 52 scores C and I: nothing for the groups below.
@@ -88,6 +88,7 @@ def test_fig_re_4_civil_war():
 
 
 def test_fig_re_4_keeps_a_rebellion_state():
+    """FIG-RE-4: keeps a rebellion state."""
     state = one_step("1,4", "", planet_state="in_rebellion", loyalty=None,
                      controller="none")
     assert state["environs"]["planet_state"] == "in_rebellion"
@@ -185,6 +186,7 @@ def test_fig_re_13_a_possession_for_a_random_group_the_player_names_the_carrier(
 
 
 def test_fig_re_13_gives_a_mulligan_to_the_imperial_side_or_on_an_empty_pool():
+    """FIG-RE-13: gives a mulligan to the Imperial side or on an empty pool."""
     state = one_step("4,2", NOTHING, possession_pool=[])
     assert state["environs"]["mulligans"]["rebel"] == 1
     imperial = {"phasing_side": "imperial", "characters": [{"name": "Jon Kidu",
@@ -196,6 +198,7 @@ def test_fig_re_13_gives_a_mulligan_to_the_imperial_side_or_on_an_empty_pool():
 
 
 def test_fig_re_15_enemy_spy_aborts_a_random_mission_and_detects():
+    """FIG-RE-15: enemy spy aborts a random mission and detects."""
     assignment = [{"mission": "D", "leader": "Vudot Vodot"}, {"mission": "I", "leader": "Zina Adora"}]
     state = one_step("5,1", f"d2:2 {NOTHING}", assignment=assignment)
     assert group(state, "G2")["status"] == "aborted" and group(state, "G1")["status"] == "active"
@@ -249,6 +252,7 @@ def test_fig_re_18_political_dispute_asks_the_diplomacy_it_needs():
 
 
 def test_fig_re_19_protocol_blunder_aborts_d_and_shifts_toward_the_enemy():
+    """FIG-RE-19: protocol blunder aborts D and shifts toward the enemy."""
     state = one_step("5,5", "")
     assert group(state, "G1")["status"] == "aborted"
     assert state["environs"]["loyalty"] == "loyal"
@@ -282,6 +286,7 @@ def test_fig_re_21_and_fig_ca_1_coup_aborted_rows():
 
 
 def test_fig_re_22_and_fig_re_23_are_remembered():
+    """FIG-RE-22 and FIG-RE-23: are remembered."""
     assert one_step("6,4")["flags"]["populace_wild"]
     state = make(assignment=D_GROUP)
     state = drive(state, ScriptedDice(f"p2d6:6,6 {NOTHING}"))
@@ -398,3 +403,32 @@ def test_hook_results_can_kill_a_leader_and_a_new_one_is_named():
                                                           "leader": "Vudot Vodot"}])
     assert group(state, "G1")["status"] == "aborted"
     assert char(state, "Vudot Vodot")["captured"]
+
+
+def test_fig_mis_7_and_fig_mis_18_j_and_q_sit_out_the_steps():
+    """FIG-MIS-7, FIG-MIS-18: a Q group is not active: a success roll showing Q gives it
+    nothing during the steps, and an event aimed at one group cannot pick it (the spy finds
+    only the D group, no roll); it resolves in the bonus segment."""
+    assignment = [{"mission": "Q", "leader": "Zina Adora", "target": "Jin Voles"},
+                  {"mission": "D", "leader": "Vudot Vodot"}]
+    characters = [{"name": "Vudot Vodot", "side": "rebel"}, {"name": "Zina Adora", "side": "rebel"},
+                  {"name": "Jin Voles", "side": "imperial", "captured": True, "intelligence": 1}]
+    state = make(size=2, assignment=assignment, characters=characters)
+    state = drive(state, ScriptedDice("p2d6:2,6 p2d6:2,5 p2d6:5,1"), stop=stop_at_bonus)
+    q, d = group(state, "G1"), group(state, "G2")
+    assert q["status"] == "waiting" and q["level"] == 0 and q["bonus_adj"] == 0
+    assert d["status"] == "aborted" and state["turn"] == 2
+    assert rolls(state, "FIG-RE-15") == []
+    assert state["pending"]["group"] == "G1"
+
+
+def test_fig_mis_2_the_segments_come_in_order():
+    """FIG-MIS-2: recruitment, assignment, the steps, the bonus rolls, the failures, the
+    resolution and the report, in that order in the log (scenario A3's course)."""
+    from struggle_desktop.games.freedom.resolver import SEGMENTS
+    from tests.games.freedom.test_part_a_scenarios import A3, a3_decisions
+
+    state = drive(new("a3"), ScriptedDice(A3), a3_decisions())
+    order = [SEGMENTS.index(e["phase"]) for e in state["log"]]
+    assert order == sorted(order)
+    assert [SEGMENTS[i] for i in sorted(set(order))] == list(SEGMENTS)

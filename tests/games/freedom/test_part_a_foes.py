@@ -107,6 +107,7 @@ def test_fig_cre_1_fig_cre_10_fig_cre_40_hits_to_each_member():
 
 
 def test_fig_cre_6_fig_cre_37_fig_cre_48_bonus_rolls_lost():
+    """FIG-CRE-6 and FIG-CRE-37 and FIG-CRE-48: bonus rolls lost."""
     assert group(attack("Chlorofix"), "G1")["bonus_adj"] == -1
     for name in ("Sandiabs", "Valaterix"):
         state = make(assignment=D_GROUP, creature=name, characters=PAIR)
@@ -115,12 +116,14 @@ def test_fig_cre_6_fig_cre_37_fig_cre_48_bonus_rolls_lost():
         assert group(state, "G1")["level"] == 1 and group(state, "G1")["count"] == 0
 
 
-def test_fig_cre_7_crunge_hits_by_the_best_intelligence():
+def test_fig_cre_7_Crunge_hits_by_the_best_intelligence():
+    """FIG-CRE-7: Crunge hits by the best intelligence."""
     state = attack("Crunge")
     assert [char(state, n)["hits"] for n in ("Vudot Vodot", "Zina Adora")] == [2, 2]
 
 
 def test_fig_cre_13_fog_spares_a_group_with_intelligence_3():
+    """FIG-CRE-13: Fog spares a group with intelligence 3."""
     assert not group(attack("Fog"), "G1")["lose_all"]
     low = [dict(c, intelligence=2) for c in PAIR]
     assert group(attack("Fog", characters=low), "G1")["lose_all"]
@@ -143,6 +146,7 @@ def test_fog_asks_for_the_intelligence_it_needs():
 
 
 def test_fig_cre_29_morna_brings_locals_unless_a_diplomat_is_along():
+    """FIG-CRE-29: Morna brings locals unless a diplomat is along."""
     seen, decide = hooks_seen()
     attack("Morna", "d6:4", decide)
     assert seen[0]["data"]["count"] == 4 and (seen[0]["data"]["af"], seen[0]["data"]["ef"]) == (2, 1)
@@ -167,6 +171,7 @@ def test_fig_cre_50_virus_and_fig_foe_5_immunity():
 
 
 def test_fig_cre_52_vrialta_joins_derban_or_is_fought_and_gone_when_killed():
+    """FIG-CRE-52: Vrialta joins Derban or is fought and gone when killed."""
     derban = [dict(PAIR[0], name="Rayner Derban"), PAIR[1]]
     state = attack("Vrialta", characters=derban,
                    assignment=[{"mission": "D", "leader": "Rayner Derban",
@@ -200,7 +205,7 @@ def test_fig_foe_1_sentry_robots_when_no_creature_lives_here():
 
 
 def test_fig_cre_22_fig_cre_30_fig_cre_44_results_with_consequences():
-    """FIG-HOOK-1 step 3: Hysnatons surviving two rounds cost all bonus rolls; Muggers in a
+    """FIG-CRE-22 and FIG-CRE-30 and FIG-CRE-44: FIG-HOOK-1 step 3: Hysnatons surviving two rounds cost all bonus rolls; Muggers in a
     stalemate steal a random non-ship possession; a Rebel win over the Synestins shifts
     loyalty at the resolution (FIG-MIS-22)."""
     decide = answers((at_hook("combat"), {"verb": "flag", "flag": "survived_two_rounds"}),
@@ -220,7 +225,7 @@ def test_fig_cre_22_fig_cre_30_fig_cre_44_results_with_consequences():
 
 
 def test_fig_loc_1_group_then_race_then_mob():
-    """FIG-LOC-1: the group (d2), the race (d2 of the two named), the mob (d6); FIG-LOC-4: the
+    """FIG-LOC-1 with the races of FIG-CTX-8: the group (d2), the race (d2 of the two named), the mob (d6); FIG-LOC-4: the
     race's strength from the chart."""
     seen, decide = hooks_seen()
     assignment = [{"mission": "D", "leader": "Vudot Vodot"}, {"mission": "I", "leader": "Zina Adora"}]
@@ -249,6 +254,7 @@ def test_fig_loc_1_no_race_no_event_and_fig_loc_2_rebel_exemption():
     ("Segundens", {"type": "special", "special_kind": "other"}, (1, 1)),
 ])
 def test_fig_loc_3_alternative_strengths(race, where, strength):
+    """FIG-LOC-3: alternative strengths."""
     seen, decide = hooks_seen()
     state = make(assignment=D_GROUP, characters=PAIR, races=[race], **where)
     drive(state, ScriptedDice("p2d6:3,6 d6:1 p2d6:5,2"), decide, stop=stop_at_bonus)
