@@ -202,8 +202,13 @@ class Ctx(Context):
                 and c["side"] == side]
 
     def rating(self, name: str, rating: str) -> int | None:
-        """A character's rating, or None while the players have not entered it (FIG-CTX-9)."""
-        return self.char(name).get(rating)
+        """A character's rating, or None while the players have not entered it (FIG-CTX-9).
+        A sovereign's intelligence is its leadership when only that is entered (FIG-MSN-17)."""
+        c = self.char(name)
+        value = c.get(rating)
+        if value is None and rating == "intelligence" and c.get("npc_sovereign"):
+            return c.get("leadership")
+        return value
 
     def chart_row(self, name: str, group: dict | None = None):
         """The bonus chart row a character uses: his variant row when it applies (FIG-BDR-7),
@@ -348,6 +353,3 @@ class Ctx(Context):
         self.env["mulligans"][side] += 1
         self.change(rule, "mulligan", f"The {side} side gains a mulligan ({why}); "
                                       f"{self.env['mulligans'][side]} held")
-
-    def ask_for(self, role: str, kind: str, text: str, rule: str, **data: Any) -> None:
-        self.ask(kind, text, role=role, rule=rule, **data)

@@ -621,6 +621,14 @@ def give_possession(ctx: Ctx, frame: dict, g: dict, key: str, rule: str,
     item = ctx.pick(frame, key, pool, rule, f"{g['id']} draws a possession", refs=[g["id"]])
     if item is None:
         return False
+    if _kind_of(ctx, item) == "spaceship":
+        # A spaceship is not carried: it joins the side's ships here (FIG-CTX-10).
+        env["possession_pool"].remove(item)
+        env["spaceships"].append({"name": item, "side": ctx.side, "detected": False,
+                                  "damaged": False, "destroyed": False})
+        ctx.change(rule, "possession", f"{g['id']} gains the spaceship "
+                                       f"{ctx.data.display_name(item)}", refs=[g["id"]])
+        return True
     holders = [m for m in g["members"] if not ctx.char(m)["captured"]
                and not ctx.char(m)["dead"] and not ctx.char(m)["npc_sovereign"]] or g["members"]
     if len(holders) > 1 and frame.get(f"{key}-to") is None:

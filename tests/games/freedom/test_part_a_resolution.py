@@ -300,3 +300,27 @@ def test_fig_msn_16_the_suppression_roll_outside_the_phase():
     assert removed == ["Camp 1", "Cell 2"]
     assert [c["id"] for c in state["environs"]["cells"]] == ["Cell 1"]
     assert GAME.suppression_roll(state, af=1, leadership=1, dice=ScriptedDice("")) == []
+
+
+def test_fig_msn_10_a_spaceship_drawn_joins_the_sides_ships():
+    """FIG-MSN-10 with FIG-CTX-10: the pool holds the chart's spaceships too; one drawn is not
+    carried by a member but joins the side's spaceships here, undetected."""
+    p = {"mission": "P", "leader": "Vudot Vodot", "members": ["Zina Adora"], "level": 1}
+    state = resolve([p], possession_pool=["Explorer"])
+    assert state["environs"]["spaceships"] == [{"name": "Explorer", "side": "rebel",
+                                                "detected": False, "damaged": False,
+                                                "destroyed": False}]
+    assert char(state, "Vudot Vodot")["possessions"] == []
+
+
+def test_fig_msn_17_a_sovereigns_intelligence_is_its_leadership():
+    """FIG-MSN-17: an NPC sovereign's intelligence is its environs leadership (Fog, FIG-CRE-13,
+    reads it)."""
+    sovs = [{"name": "Queen Ara", "alignment": "pro_rebel"}]
+    chars = [{"name": "Kogus", "side": "rebel", "intelligence": 1},
+             {"name": "Queen Ara", "side": "rebel", "npc_sovereign": True, "leadership": 3}]
+    state = make(assignment=[{"mission": "D", "leader": "Kogus", "members": ["Queen Ara"]}],
+                 sovereigns=sovs, characters=chars, creature="Fog")
+    state = drive(state, ScriptedDice("p2d6:3,1 p2d6:5,2"),
+                  stop=lambda s: s["pending"]["kind"] == "bonus_roll")
+    assert not state["groups"][0]["lose_all"]
