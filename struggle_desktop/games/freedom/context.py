@@ -19,7 +19,9 @@ The state is plain JSON data (ARCHITECTURE.md section 2). Keys common to the thr
   "leader": name or None, "members": [names, leader first], "performer": None or a cell/camp
   id, "target": name, unit id, "pdb" or None, "ship": name or None, "torture": bool, "status":
   active | waiting (J and Q) | aborted | called_off, "level", "bonus_adj" (FIG-BDR-10),
-  "lose_all", "count", "rolled", "failure" (what the failure roll left for the resolution)}``.
+  "lose_all", "count", "rolled", "failure" (what the failure roll left for the resolution)}``;
+  later also ``"lost"`` (members killed or captured on the way, FIG-HOOK-1) and
+  ``"resolved"`` (its levels have taken effect, FIG-MIS-22).
 - ``draft``: the groups being formed at the assignment prompt (FIG-MIS-3), else None.
 - ``steps``: how many steps the Mission Action segment has (FIG-MIS-5).
 - ``flags``: ``off_season`` (FIG-RE-3), ``lucky_strike`` (FIG-RE-7), ``no_searches``
