@@ -543,6 +543,8 @@ def test_about_names_the_version_games_and_font_licence(qtbot):
     assert dialog.version_label.text().startswith("Version ")
     text = dialog.text.toPlainText()
     assert "Struggle for the Galactic Empire — playable" in text and "DejaVu" in text
+    assert "Noble Houses — playable" in text
+    assert "Freedom in the Galaxy missions — on the command line only" in text
 
 
 def test_dialogs_use_the_game_object_not_rules_internals():

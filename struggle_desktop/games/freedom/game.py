@@ -15,8 +15,9 @@ Scenarios are ``scenarios/freedom/*.yaml`` (``schemas/scenario.schema.yaml``): `
   ``choose(state, view, role, legal_actions, policy, rng) -> action`` for the program's player
   (else the first legal action, or a random one).
 
-Roles: ``phasing`` (the player whose Mission phase it is) and ``enemy`` (the other player: he
-enters the results of fights, patrols and searches, FIG-HOOK). ``outcome(state)`` is None until
+Roles: in the two Mission-phase modes ``phasing`` (the player whose Mission phase it is) and
+``enemy`` (the other player: he enters the results of fights, patrols and searches,
+FIG-HOOK); in the events deck the two sides, ``rebel`` and ``imperial`` (FIG-EVT). ``outcome(state)`` is None until
 the environs is resolved; then ``{"result": a short label of each group's level, "changes": the
 report of FIG-MIS-24, "turn": the steps played}``. The report itself is ``state["outcome"]``.
 
@@ -46,6 +47,10 @@ KINDS = ("mission-phase", "chit-mug", "events-deck")
 #: The module of each mode (FIG-GEN-7); Part A is always here.
 MODE_MODULES = {"chit-mug": "struggle_desktop.games.freedom.chits",
                 "events-deck": "struggle_desktop.games.freedom.deck"}
+#: The events deck's roles (deck.SIDES), named here so the game's roles are known without
+#: importing the mode.
+DECK_SIDES = ("rebel", "imperial")
+OPPONENTS = {"phasing": "enemy", "enemy": "phasing", "rebel": "imperial", "imperial": "rebel"}
 #: The order in which the simple player forms groups: missions that help most and risk least
 #: first; the orbit box's two missions before anything else.
 SIMPLE_MISSIONS = "JQDIHSFCBPTERA"
@@ -64,7 +69,8 @@ def mode_module(kind: str):
 class FreedomGame:
     id = "freedom"
     title = "Freedom in the Galaxy missions"
-    roles = ROLES
+    #: Part A and B prompts go to ``phasing``/``enemy``, Part C prompts to the two sides.
+    roles = ROLES + DECK_SIDES
     rules_version = RULES_VERSION
     #: ``simple`` answers every prompt with a fixed, sensible choice (FIG-HOOK-7's default
     #: responder for the players' results); ``bot`` is the same player under the name the
@@ -352,7 +358,7 @@ class FreedomGame:
         }
 
     def opponent(self, role: str) -> str:
-        return "enemy" if role == "phasing" else "phasing"
+        return OPPONENTS[role]
 
 
 def simple_choice(ctx: Ctx, pending: dict, legal: list[dict]) -> dict:

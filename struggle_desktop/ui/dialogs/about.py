@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QTextBrowser, 
                                QWidget)
 
 from struggle_desktop.engine.paths import assets_dir
-from struggle_desktop.games import ALL_GAME_IDS
+from struggle_desktop.games import ALL_GAME_IDS, REGISTRY
 from struggle_desktop.ui.screens import has_screen
 from struggle_desktop.ui.dialogs import heading, muted
 from struggle_desktop.ui.dialogs.new_game import GAME_TITLES
@@ -30,10 +30,17 @@ def program_version() -> str:
         return "development copy (not installed)"
 
 
+def game_status(game_id: str) -> str:
+    if has_screen(game_id):
+        return "playable"
+    if game_id in REGISTRY:
+        return "on the command line only (simulate, catalog, verify) for now"
+    return "coming later"
+
+
 def about_html() -> str:
-    games = "".join(
-        f"<li>{html.escape(GAME_TITLES.get(g, g))} — "
-        f"{'playable' if has_screen(g) else 'coming later'}</li>" for g in ALL_GAME_IDS)
+    games = "".join(f"<li>{html.escape(GAME_TITLES.get(g, g))} — {game_status(g)}</li>"
+                    for g in ALL_GAME_IDS)
     licence = assets_dir() / FONT_LICENCE
     licence_note = (f" The full text is in <code>{html.escape(str(licence))}</code>."
                     if licence.is_file() else "")

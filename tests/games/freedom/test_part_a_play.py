@@ -30,7 +30,7 @@ def test_the_game_is_registered_with_its_scenarios_and_options():
     the options of FIG-REC-4 and FIG-MIS-17."""
     assert get_game("freedom") is freedom.GAME
     assert (GAME.id, GAME.title, GAME.roles) == ("freedom", "Freedom in the Galaxy missions",
-                                                 ("phasing", "enemy"))
+                                                 ("phasing", "enemy", "rebel", "imperial"))
     kinds = {s["id"]: s["kind"] for s in GAME.scenarios()}
     assert all(kinds[s] == "mission-phase" for s in PART_A)
     options = GAME.options()

@@ -84,3 +84,12 @@ def test_random_play_through_the_game_module(seed):
     result = fuzz_game(GAME, "c1", seed)
     assert result.ok, result.problems
     assert result.outcome == "resolved"
+
+
+def test_the_game_lists_the_deck_sides_among_its_roles():
+    """FIG-GEN-7: the events deck's prompts go to roles the game module declares."""
+    from struggle_desktop.games.freedom import GAME, deck
+
+    assert set(deck.SIDES) <= set(GAME.roles)
+    assert {GAME.opponent(s) for s in deck.SIDES} == set(deck.SIDES)
+    assert GAME.opponent("phasing") == "enemy"
