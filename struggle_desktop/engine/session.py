@@ -43,11 +43,16 @@ class Session:
     @classmethod
     def new(cls, game: GameModule, scenario: str, seed: int, options: dict | None = None,
             record_digests: bool = True) -> "Session":
-        """A new game. ``options`` are recorded as given, so a replay sets up the same game."""
+        """A new game. ``options`` are recorded as given, so a replay sets up the same game;
+        a game whose option may name something outside the save (Freedom's context file)
+        says what to record instead with ``saved_options(scenario, options)``."""
         state = game.setup(scenario, seed, options or {})
         state = game.advance(state)
-        return cls(game, scenario, seed, dict(options or {}), state,
-                   record_digests=record_digests)
+        recorded = dict(options or {})
+        saved_options = getattr(game, "saved_options", None)
+        if saved_options is not None:
+            recorded = saved_options(scenario, recorded)
+        return cls(game, scenario, seed, recorded, state, record_digests=record_digests)
 
     def perform(self, role: str, action: dict, copy: bool = True, on_step=None) -> dict:
         """Apply one action and run the automated steps after it. Raises IllegalAction and

@@ -30,10 +30,13 @@ report of FIG-MIS-24, "turn": the steps played}``. The report itself is ``state[
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
+import yaml
+
 from struggle_desktop.engine.canonical import clone, digest
-from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.errors import BadOption, DataError, IllegalAction
 from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
@@ -118,6 +121,11 @@ class FreedomGame:
                                          "kind": "mission-phase",
                                          "help": "play every step even when no group is left "
                                                  "active"},
+            "context": {"type": "context", "default": None, "kind": "mission-phase",
+                        "rule": "FIG-CTX-13",
+                        "help": "scenario custom only: the environs, as a YAML file like a "
+                                "scenario's context (the window's New Environs form fills it "
+                                "in)"},
         }
 
     def normalize_options(self, scenario: str, options: dict | None) -> dict:
@@ -144,9 +152,44 @@ class FreedomGame:
         if choice not in known["recruit_choice"]["choices"]:
             raise BadOption(f"option recruit_choice takes random or chosen, not "
                             f"{options['recruit_choice']!r}")
-        return {"recruit_choice": choice,
-                "continue_steps_when_idle": parse_bool(
-                    "continue_steps_when_idle", options.get("continue_steps_when_idle", False))}
+        values = {"recruit_choice": choice,
+                  "continue_steps_when_idle": parse_bool(
+                      "continue_steps_when_idle", options.get("continue_steps_when_idle", False))}
+        if self.data.scenarios[str(scenario)].get("context_from_option"):
+            values["context"] = self._context_option(options.get("context"))
+        elif options.get("context") is not None:
+            raise BadOption(f"option context applies only to scenario custom, not to {scenario}")
+        return values
+
+    def saved_options(self, scenario: str, options: dict) -> dict:
+        """The options a save records: a context given as a file name is recorded as the
+        document read from it, so the save never depends on the file (engine/session.py)."""
+        if isinstance(options.get("context"), str):
+            return dict(options, context=self._context_option(options["context"]))
+        return options
+
+    def _context_option(self, value: Any) -> dict:
+        """Scenario custom's environs (FIG-CTX): a context document, or the path of a YAML or
+        JSON file holding one; checked here so that a bad one is refused before play with the
+        field it gets wrong (FIG-CTX-13). The document itself is what is kept (and saved)."""
+        if value is None:
+            raise BadOption("scenario custom needs --option context=FILE.yaml: an environs "
+                            "written like the context of scenarios/freedom/a1.yaml")
+        if isinstance(value, str):
+            path = Path(value).expanduser()
+            try:
+                value = yaml.safe_load(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as exc:
+                raise BadOption(f"option context: cannot read {path}: "
+                                f"{exc.strerror if isinstance(exc, OSError) else exc}") from None
+            except yaml.YAMLError as exc:
+                raise BadOption(f"option context: {path} is not valid YAML: "
+                                f"{' '.join(str(exc).split())}") from None
+        try:
+            environs.normalize(value, self.data, "option context")
+        except DataError as exc:          # the schema's message or a ContextError naming a field
+            raise BadOption(str(exc)) from None
+        return clone(value)
 
     # ------------------------------------------------------------------ interface
     def setup(self, scenario: str, seed: int, options: dict | None = None) -> dict:
@@ -161,7 +204,12 @@ class FreedomGame:
                 state["rng"] = Rng.from_seed(seed).to_json()
             return state
         source = f"scenario {sc['id']}: context"
-        raw = environs.random_context(seed, self.data) if sc.get("generated") else sc["context"]
+        if sc.get("context_from_option"):
+            raw = values["context"]
+        elif sc.get("generated"):
+            raw = environs.random_context(seed, self.data)
+        else:
+            raw = sc["context"]
         env = environs.normalize(raw, self.data, source)
         state = resolver.new_state(self.data, sc, env, seed, values, Rng.from_seed(seed))
         self._check_assignment(state, source)
