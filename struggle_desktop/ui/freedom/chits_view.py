@@ -257,12 +257,17 @@ class ReportBox(QGroupBox):
         layout.addWidget(self.text, 1)
         layout.addLayout(row)
 
-    def show_report(self, title: str, caption: str, lines: list[str]) -> None:
+    def show_report(self, title: str, caption: str, lines: list[str],
+                    latest_last: bool = False) -> None:
+        """Show ``lines``; ``latest_last`` scrolls to the end (changes as they come), else
+        the report is read from its top."""
         self.setTitle(title)
         self.caption.setText(caption)
         text = "\n".join(lines)
         if text != self.text.toPlainText():
             self.text.setPlainText(text)
+            bar = self.text.verticalScrollBar()
+            bar.setValue(bar.maximum() if latest_last else 0)
         self.copy_button.setEnabled(bool(lines))
 
     def copy(self) -> None:
@@ -515,7 +520,7 @@ class ChitMugView(QWidget):
         if outcome is None:
             lines = [e["text"] for e in view.get("report", [])]
             self.report.show_report("Changes so far", f"{len(lines)} change(s) for the board; "
-                                    "the letters come at the end.", lines)
+                                    "the letters come at the end.", lines, latest_last=True)
             return
         lines = [f"{env['phasing_side'].title()} missions, {where}, game turn "
                  f"{view.get('turn', '?')}:"]
