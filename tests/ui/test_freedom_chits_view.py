@@ -158,6 +158,7 @@ def test_b1_from_start_to_report_through_the_buttons(open_view, qtbot):
     for g in state["groups"]:
         assert f"{g['id']} ({g['mission']}): {len(g['letters'])} letter(s)" in report
     assert f"{len(state['drawn'])} distinct chits were drawn" in report
+    assert f"the {len(state['drawn'])} chits drawn are back in it" in view.mug.text()
 
 
 def test_stop_a_group_between_draws(open_view, qtbot):

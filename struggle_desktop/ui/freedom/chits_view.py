@@ -456,6 +456,10 @@ class ChitMugView(QWidget):
             used = view.get("rolled") or {}
             text = (f"{env['mug'].title()} chits are rolled on the D66 table: "
                     f"{len(used.get('shared', []))} result(s) used")
+        elif view.get("outcome") is not None:
+            # The engine empties its piles at the end: every chit is back in the mug.
+            text = (f"{env['mug'].title()} mug: the {len(view['drawn'])} chits drawn are back "
+                    f"in it ({total} chits)")
         else:
             text = (f"{env['mug'].title()} mug: {view['mug']} of {total} chits left "
                     "(their order is hidden)")
@@ -469,7 +473,7 @@ class ChitMugView(QWidget):
         if counts:
             shared = max(counts)
             parts.append(f"shared bonus draws: {made['bonus']} of {shared} made")
-        else:
+        elif any(not g["bonus_only"] for g in view["groups"]):
             parts.append("shared bonus draws: counted after the regular draws")
         if made["bonus_only"]:
             parts.append(f"bonus-only draws: {made['bonus_only']} made")
