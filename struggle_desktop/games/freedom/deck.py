@@ -1173,9 +1173,11 @@ def chit_cards(state: dict) -> list[str]:
 def redact(state: dict, role: str) -> dict:
     """What ``role`` may see: the decks and removed cards as counts, the other side's hand as
     a count plus its historic cards (shown on request, FIG-EVT-2), its secret deck as a count,
-    face-down cards in the boxes unnamed, and no private entry or prompt of the other side."""
+    face-down cards in the boxes unnamed, no private entry or prompt of the other side, and
+    not the scenario's fixed set-up (it names both hands and the tops of the decks)."""
     view = clone(state)
     view.pop("rng", None)
+    view.pop("setup", None)        # a scenario's fixed hands, deck tops and removed cards
     places = view["places"]
     for key in ("g_deck", "m_deck", "removed"):
         places[key] = len(state["places"][key])

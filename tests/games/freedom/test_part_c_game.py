@@ -93,3 +93,14 @@ def test_the_game_lists_the_deck_sides_among_its_roles():
     assert set(deck.SIDES) <= set(GAME.roles)
     assert {GAME.opponent(s) for s in deck.SIDES} == set(deck.SIDES)
     assert GAME.opponent("phasing") == "enemy"
+
+
+def test_no_view_names_the_scenarios_fixed_set_up():
+    """FIG-EVT-7: c1 fixes both hands and the tops of the decks; neither side's view keeps
+    that list (it would name the other side's cards and the cards still to come)."""
+    from struggle_desktop.games.freedom import GAME, deck
+
+    state = GAME.advance(GAME.setup("c1", 1))
+    assert state["setup"]["hands"]
+    for side in deck.SIDES:
+        assert "setup" not in GAME.view(state, side)
