@@ -230,6 +230,52 @@ def test_targets_and_ships_are_the_engines_choices(qtbot, form):
     assert quest.torture.isHidden()
 
 
+def test_a_sovereign_goes_along_and_a_camp_performs_alone(qtbot, form):
+    """An NPC sovereign is entered under Forces, added to the characters and dragged into a
+    group like a character; a camp performs its mission alone; an empty group is left out."""
+    form.sovereigns.add_row({"name": "Duke Ormal", "alignment": "pro_rebel"})
+    pick(qtbot, form, "Vudot Vodot")
+    choose(form.sovereign_choice, "Duke Ormal")
+    qtbot.mouseClick(form.add_sovereign_button, Qt.MouseButton.LeftButton)
+    diplomacy = form.groups[0]
+    drag(form.free_list, "Vudot Vodot", diplomacy.member_list)
+    drag(form.free_list, "Duke Ormal", diplomacy.member_list)
+    summon = form.add_group({"mission": "E"})
+    form.cells.add_row({"id": "Camp 1", "kind": "camp"})
+    info = form.add_group({"mission": "I"})
+    choose(info.performer, "Camp 1")
+    assert form.check() is None                 # the empty group is left out
+    assert diplomacy.status.text() == "Ready."
+    assert diplomacy.member_list.item(1).text() == "Duke Ormal — sovereign"
+    assert info.status.text() == "Ready."
+    assert summon.status.text().startswith("Empty")
+    form.remove_group(summon)
+    assert form.check() is None
+    ctx = form.context()
+    assert {"name": "Duke Ormal", "side": "rebel", "npc_sovereign": True} in ctx["characters"]
+    assert ctx["assignment"] == [
+        {"mission": "D", "leader": "Vudot Vodot", "members": ["Duke Ormal"]},
+        {"mission": "I", "performer": "Camp 1"}]
+    outcome = play_out(Session.new(GAME, "custom", 3, {"context": ctx}))
+    assert_named_report(outcome)
+
+
+def test_a_summoning_names_its_sovereign_and_is_refused_in_words(qtbot, form):
+    form.sovereigns.add_row({"name": "Duke Ormal", "alignment": "pro_rebel"})
+    pick(qtbot, form, "Vudot Vodot")
+    group = form.groups[0]
+    choose(group.mission, "E")
+    drag(form.free_list, "Vudot Vodot", group.member_list)
+    form.check()
+    assert group.target.currentData() == "Duke Ormal"     # the only sovereign to summon
+    assert group.status.text() == ("Refused: at least 2 planets of the Empire must be in "
+                                   "rebellion (now 0).")
+    form.in_rebellion.setValue(2)
+    qtbot.waitUntil(lambda: group.status.text() == "Ready.")
+    assert form.context()["assignment"] == [{"mission": "E", "leader": "Vudot Vodot",
+                                             "target": "Duke Ormal"}]
+
+
 # ------------------------------------------------------------------------------ pickers
 def test_the_pickers_show_each_sides_chart_values(qtbot, form):
     picker = form.character_picker
@@ -358,12 +404,19 @@ def test_screenshot_of_a_rebel_diplomacy(qtbot, form, tmp_path):
     """The form filled for a Rebel Diplomacy, grabbed at 1200x900. Set STRUGGLE_SCREENSHOTS=1
     to write docs/screenshots/freedom-form*.png."""
     fill_rebel_diplomacy(qtbot, form)
+    subvert = form.add_group({"mission": "T"})
+    drag(form.free_list, "Ly Mantok", subvert.member_list)
+    pick(qtbot, form, "Odene Hobar")       # left out of the groups: stays in the list
+    form.sovereigns.add_row({"name": "Duke Ormal", "alignment": "pro_rebel",
+                             "resource_rating": 3})
     form.resize(1200, 900)
     form.show()
     qtbot.waitExposed(form)
-    form.check()
+    assert form.check() is None and subvert.target.currentData() == "U1"
+    assert subvert.status.text() == "Ready."
     write = os.environ.get("STRUGGLE_SCREENSHOTS") == "1"
-    for index, suffix in ((3, ""), (2, "-characters"), (0, "-environs"), (1, "-forces")):
+    for index, suffix in ((3, ""), (2, "-characters"), (0, "-environs"), (1, "-forces"),
+                          (4, "-pools")):
         form.tabs.setCurrentIndex(index)
         if index == 2:
             form.select_character("Vudot Vodot")

@@ -428,14 +428,15 @@ class EnvironsForm(QDialog):
         self.sovereigns = RecordTable([
             Column("name", "Name"),
             Column("alignment", "Alignment", "choice", _choices(e["alignment"])),
-            Column("summoned", "Summoned by", "choice",
-                   [("", "Nobody")] + sides, omit=None),
-            Column("assassinated", "Assassinated", "bool", omit=False),
+            Column("summoned", "Summoned", "choice", [("", "Nobody")] + sides, omit=None,
+                   tip="The side that summoned the sovereign, if any"),
+            Column("assassinated", "Killed", "bool", omit=False,
+                   tip="The sovereign has been assassinated"),
             Column("resource_rating", "Resources", "int", maximum=99, omit=0,
                    tip="Resource rating, for the troops a summoned sovereign brings"),
             Column("resource_star", "Star", "bool", omit=False,
                    tip="The resource rating has a star")],
-            "sovereign", widths={"name": 130, "alignment": 110, "summoned": 95},
+            "sovereign", widths={"name": 110, "alignment": 100, "summoned": 90},
             defaults=lambda n: {"name": f"Sovereign {n + 1}", "alignment": "neutral"})
         box.addWidget(self.sovereigns)
         grid.addWidget(sovereigns, 0, 1)
@@ -488,10 +489,12 @@ class EnvironsForm(QDialog):
         box = QVBoxLayout(others)
         self.cells = RecordTable([Column("id", "Id"),
                                   Column("kind", "Kind", "choice", _choices(e["cell_kind"]))],
-                                 "cell", lambda n: {"id": f"Cell {n + 1}", "kind": "cell"})
+                                 "cell", lambda n: {"id": f"Cell {n + 1}", "kind": "cell"},
+                                 widths={"id": 160})
         self.atrocities = RecordTable(
             [Column("id", "Id"), Column("kind", "Kind", "choice", _choices(e["atrocity_kind"]))],
-            "atrocity unit", lambda n: {"id": f"Atrocity {n + 1}", "kind": "dreadnought"})
+            "atrocity unit", lambda n: {"id": f"Atrocity {n + 1}", "kind": "dreadnought"},
+            widths={"id": 160})
         self.atrocities.setToolTip("Imperial atrocity units in the orbit box")
         box.addWidget(self.cells)
         box.addWidget(muted("Atrocity units in the orbit box:"))
@@ -615,7 +618,8 @@ class EnvironsForm(QDialog):
             Column("name", "Spaceship", "choice", ship_names),
             Column("side", "Side", "choice", [(s, SIDE_LABELS[s]) for s in ("rebel", "imperial")]),
             Column("detected", "Detected", "bool", omit=False),
-            Column("damaged", "Damaged", "bool", omit=False)], "spaceship")
+            Column("damaged", "Damaged", "bool", omit=False)], "spaceship",
+            widths={"name": 170, "side": 95, "detected": 75})
         self.ships.add_button.hide()      # ships are added from the chart on the left
         column.addWidget(self.ships, 1)
         page.addWidget(right)
@@ -967,7 +971,7 @@ class EnvironsForm(QDialog):
     def _place_groups(self) -> None:
         for k, box in enumerate(self._groups):
             box.setTitle(f"Group {k + 1}")
-            self.group_grid.addWidget(box, k // 2, k % 2)
+            self.group_grid.addWidget(box, k // 2, k % 2, Qt.AlignmentFlag.AlignTop)
 
     @property
     def groups(self) -> list[GroupBox]:

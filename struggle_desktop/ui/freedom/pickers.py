@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QMimeData, Qt, Signal
-from PySide6.QtGui import QBrush, QFont, QKeySequence, QPalette
+from PySide6.QtGui import QFont, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout,
                                QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
@@ -428,19 +428,25 @@ class PoolList(QWidget):
                                else Qt.CheckState.Unchecked)
             self.list.addItem(item)
         self.list.blockSignals(False)
+        self.set_excluded(self._excluded)
 
     def set_excluded(self, names: Iterable[str]) -> None:
-        """Names that are in play here, greyed in the list: leaving the default does not tick
-        them (ticked anyway, the game says why it refuses them)."""
+        """Names that are in play here, greyed and marked in the list: leaving the default does
+        not tick them (ticked anyway, the game says why it refuses them)."""
         self._excluded = set(names)
-        brush = grey_brush(self.list)
-        normal = self.list.palette().brush(QPalette.ColorRole.Text)
+        italic = QFont(self.list.font())
+        italic.setItalic(True)
+        default = self.default_box.isChecked()
         self.list.blockSignals(True)
         for i in range(self.list.count()):
             item = self.list.item(i)
-            out = item.data(NAME_ROLE) in self._excluded
-            item.setForeground(brush if out else normal)
-            item.setToolTip("In play here" if out else "")
+            name = item.data(NAME_ROLE)
+            out = name in self._excluded
+            item.setText(f"{self._label(name)} (in play here)" if out else self._label(name))
+            item.setFont(italic if out else self.list.font())
+            if default:
+                # The default's content, shown ticked for reading (the list is disabled).
+                item.setCheckState(Qt.CheckState.Unchecked if out else Qt.CheckState.Checked)
         self.list.blockSignals(False)
 
     def universe(self) -> list[str]:
@@ -461,13 +467,9 @@ class PoolList(QWidget):
         self.changed.emit()
 
     def _toggle(self, default: bool) -> None:
+        # Leaving the default starts from what it holds right now, already shown ticked.
         self.list.setEnabled(not default)
-        if not default and self.value() == []:
-            # Leaving the default starts from what the default holds right now: every name.
-            for i in range(self.list.count()):
-                item = self.list.item(i)
-                if item.data(NAME_ROLE) not in self._excluded:
-                    item.setCheckState(Qt.CheckState.Checked)
+        self.set_excluded(self._excluded)
         self.changed.emit()
 
 
@@ -582,6 +584,3 @@ class NameList(QListWidget):
             return
         super().keyPressEvent(event)
 
-
-def grey_brush(widget: QWidget) -> QBrush:
-    return QBrush(widget.palette().color(QPalette.ColorRole.PlaceholderText))
