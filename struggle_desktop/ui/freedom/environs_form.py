@@ -305,7 +305,6 @@ class EnvironsForm(QDialog):
         self.tabs.addTab(self._build_pools(), "&Pools")
         layout.addWidget(self.tabs, 1)
         self.error = error_label()
-        self.error.setObjectName("dialog-error")
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)

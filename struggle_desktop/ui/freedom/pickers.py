@@ -64,7 +64,10 @@ def optional_spin(maximum: int, tip: str = "") -> QSpinBox:
 
 
 def spin_value(spin: QSpinBox) -> int | None:
-    return None if spin.value() < spin.minimum() + 1 and spin.specialValueText() else spin.value()
+    """The number shown, or None where an optional box shows its dash."""
+    if spin.specialValueText() and spin.value() == spin.minimum():
+        return None
+    return spin.value()
 
 
 def set_spin(spin: QSpinBox, value: Any) -> None:
