@@ -246,11 +246,13 @@ def test_new_game_opens_a_recent_file(qtbot, tmp_path):
 
 
 def test_games_not_yet_playable_are_listed_but_disabled(qtbot, monkeypatch):
-    """A game this build does not have (Freedom, taken out of the registry) is listed greyed
-    out, "coming later"."""
+    """A game this build does not have (Freedom, taken out of the registry and the screens)
+    is listed greyed out, "coming later"."""
     from struggle_desktop import games
+    from struggle_desktop.ui import screens
 
     monkeypatch.delitem(games.REGISTRY, "freedom")
+    monkeypatch.setattr(screens, "DESKTOP_GAMES", ("struggle", "battles", "nobles"))
     dialog = NewGameDialog(game_ids=["struggle", "battles", "freedom"])
     qtbot.addWidget(dialog)
     model = dialog.game_combo.model()
@@ -260,9 +262,13 @@ def test_games_not_yet_playable_are_listed_but_disabled(qtbot, monkeypatch):
     assert "coming later" in dialog.game_combo.itemText(2)
 
 
-def test_a_game_without_a_window_says_to_use_the_command_line(qtbot):
-    """Freedom plays headless but has no window yet: choosing it in the dialog explains where
-    to play it, offers no scenario and cannot be started; choosing another game again works."""
+def test_a_game_without_a_window_says_to_use_the_command_line(qtbot, monkeypatch):
+    """A game that plays headless but has no window (here Freedom, its screen taken away):
+    choosing it in the dialog explains where to play it, offers no scenario and cannot be
+    started; choosing another game again works."""
+    from struggle_desktop.ui import screens
+
+    monkeypatch.setattr(screens, "DESKTOP_GAMES", ("struggle", "battles", "nobles"))
     dialog = NewGameDialog(game_ids=["struggle", "freedom"])
     qtbot.addWidget(dialog)
     dialog.show()
@@ -544,7 +550,7 @@ def test_about_names_the_version_games_and_font_licence(qtbot):
     text = dialog.text.toPlainText()
     assert "Struggle for the Galactic Empire — playable" in text and "DejaVu" in text
     assert "Noble Houses — playable" in text
-    assert "Freedom in the Galaxy missions — on the command line only" in text
+    assert "Freedom in the Galaxy missions — playable" in text
 
 
 def test_dialogs_use_the_game_object_not_rules_internals():

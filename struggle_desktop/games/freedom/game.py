@@ -408,6 +408,27 @@ class FreedomGame:
     def opponent(self, role: str) -> str:
         return OPPONENTS[role]
 
+    # ------------------------------------------------------------------ the window's reads
+    def map_layout(self) -> dict:
+        from struggle_desktop.games.freedom import presentation
+        return presentation.map_layout(self)
+
+    def board(self, state: dict, role: str = "public") -> dict:
+        """What the screen draws for ``role`` (presentation.py); built from its view."""
+        from struggle_desktop.games.freedom import presentation
+        return presentation.board(self, state, role)
+
+    def describe_action(self, state: dict, action: dict) -> str:
+        from struggle_desktop.games.freedom import presentation
+        return presentation.describe_action(self, state, action)
+
+    def preview(self, state: dict, action: dict) -> dict | None:
+        return None
+
+    def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
+        from struggle_desktop.games.freedom import presentation
+        return presentation.log_entries(self, state, start, role)
+
 
 def simple_choice(ctx: Ctx, pending: dict, legal: list[dict]) -> dict:
     """The simple player's answer to a Part A prompt."""

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.games import ALL_GAME_IDS, REGISTRY, get_game
-from struggle_desktop.ui.screens import has_screen, no_screen_message
+from struggle_desktop.ui.screens import form_scenario, has_screen, no_screen_message
 from struggle_desktop.ui.dialogs import BAD, GOOD, error_label, heading, muted, show_error
 
 DEFAULT_GAME = "struggle"
@@ -122,6 +122,9 @@ class NewGameDialog(QDialog):
         self._option_combos: dict[str, tuple[QComboBox, dict]] = {}   # choice options
         self._option_spins: dict[str, tuple[QSpinBox, dict]] = {}     # whole-number options
         self._option_notes: dict[str, tuple[QLabel, str]] = {}
+        #: The widgets of each option's row, hidden for scenarios of another kind.
+        self._option_rows: dict[str, list[QWidget]] = {}
+        self._option_specs: dict[str, dict] = {}
         self._bands_cache: dict[tuple[str, str], dict] = {}
         self._recent = [Path(p) for p in recent]
         self._game_ids = list(game_ids) if game_ids is not None else list(ALL_GAME_IDS)
@@ -378,6 +381,8 @@ class NewGameDialog(QDialog):
         self._option_combos.clear()
         self._option_spins.clear()
         self._option_notes.clear()
+        self._option_rows.clear()
+        self._option_specs = dict(options)
         while self.options_grid.count():
             widget = self.options_grid.takeAt(0).widget()
             if widget is not None:
@@ -399,6 +404,7 @@ class NewGameDialog(QDialog):
                 self._option_combos[key] = (combo, spec)
                 self.options_grid.addWidget(label, row, 0)
                 self.options_grid.addWidget(combo, row, 1)
+                self._option_rows[key] = [label, combo]
                 row += 1
                 continue
             # Struggle's max_turns belongs to scenario 7 and has its own row ("Played on").
@@ -414,7 +420,9 @@ class NewGameDialog(QDialog):
                 self._option_spins[key] = (spin, spec)
                 self.options_grid.addWidget(label, row, 0)
                 self.options_grid.addWidget(spin, row, 1)
-                self.options_grid.addWidget(muted(spec.get("help", "")), row, 2)
+                note = muted(spec.get("help", ""))
+                self.options_grid.addWidget(note, row, 2)
+                self._option_rows[key] = [label, spin, note]
                 row += 1
                 continue
             # "all" is a command-line shortcut; the boxes themselves say the same here.
@@ -435,6 +443,7 @@ class NewGameDialog(QDialog):
             rules_label = muted(rules)
             rules_label.setWordWrap(False)
             self.options_grid.addWidget(rules_label, row, 2)
+            self._option_rows[key] = [box, lock, rules_label]
             row += 1
 
     def select_scenario(self, scenario_id: str) -> None:
@@ -447,6 +456,18 @@ class NewGameDialog(QDialog):
     def scenario_id(self) -> str | None:
         item = self.scenario_list.currentItem()
         return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    def _applies(self, key: str, scenario_id: str | None) -> bool:
+        """Whether option ``key`` belongs to ``scenario_id``'s kind of scenario: an option
+        with a ``kind`` (Freedom's modes) applies only to scenarios of that kind."""
+        kind = self._option_specs.get(key, {}).get("kind")
+        scenario = self._scenarios.get(scenario_id or "")
+        return kind is None or scenario is None or scenario.get("kind") in (None, kind)
+
+    def _form_scenario(self, scenario_id: str | None) -> str | None:
+        """Where the game's window asks for this scenario's set-up, if it does (Freedom's
+        own environs: Game → New Environs…)."""
+        return form_scenario(self._game.id, scenario_id) if self._game and scenario_id else None
 
     def _is_sweep(self, scenario_id: str | None) -> bool:
         return bool(scenario_id) and self._scenarios[scenario_id].get("mode") == "sweep"
@@ -467,11 +488,18 @@ class NewGameDialog(QDialog):
         scenario = self._scenarios[sid]
         sweep = self._is_sweep(sid)
         self.title_label.setText(f"{scenario['id']}. {scenario['title']}")
-        self.description_label.setText(scenario.get("description", ""))
+        description = scenario.get("description", "")
+        form = self._form_scenario(sid)
+        if form:
+            description += (f"\n\nStart game opens the form where you enter it ({form} in "
+                            "the game's window).")
+        self.description_label.setText(description)
         turns = scenario.get("turns")
         self.length_label.setText(f"<b>Length:</b> {turns} turns" if turns else
                                   "<b>Length:</b> no limit — play until you win, or stop at "
                                   "the turn limit set below")
+        # A game without turns to count (Freedom's single Mission phase) says nothing here.
+        self.length_label.setVisible(bool(turns) or "max_turns" in self._option_specs)
         self.sweep_box.setVisible(sweep)
         self._on_base_changed()
         show_error(self.error, "")
@@ -482,6 +510,9 @@ class NewGameDialog(QDialog):
 
     def _update_required(self) -> None:
         sid = self.scenario_id()
+        for key, widgets in self._option_rows.items():
+            for widget in widgets:
+                widget.setVisible(self._applies(key, sid))
         for combo, spec in self._option_combos.values():
             combo.setEnabled(not spec.get("scenarios") or sid in spec["scenarios"])
         played = self._rules_scenario()
@@ -559,13 +590,17 @@ class NewGameDialog(QDialog):
     def options(self) -> dict:
         """The options as the game takes them: every optional rule on or off (scenario 7 also
         its base scenario and turn limit)."""
-        out: dict[str, Any] = {key: box.isChecked() for key, box in self._option_boxes.items()}
+        sid = self.scenario_id()
+        out: dict[str, Any] = {key: box.isChecked() for key, box in self._option_boxes.items()
+                               if self._applies(key, sid)}
         for key, (combo, spec) in self._option_combos.items():
             # An option meant for some scenarios only (who invades) is left out elsewhere.
-            if not spec.get("scenarios") or self.scenario_id() in spec["scenarios"]:
+            if ((not spec.get("scenarios") or sid in spec["scenarios"])
+                    and self._applies(key, sid)):
                 out[key] = combo.currentData()
         for key, (spin, _spec) in self._option_spins.items():
-            out[key] = spin.value()
+            if self._applies(key, sid):
+                out[key] = spin.value()
         if self._is_sweep(self.scenario_id()):
             out["base"] = self.base_combo.currentData()
             out["max_turns"] = self.max_turns_spin.value()
@@ -581,7 +616,9 @@ class NewGameDialog(QDialog):
         try:
             seed = self.seed()
             options = self.options()
-            self._game.normalize_options(sid, options)
+            # A scenario set up in the window's own form is checked there, once filled in.
+            if not self._form_scenario(sid):
+                self._game.normalize_options(sid, options)
         except (StruggleError, ValueError, TypeError) as exc:
             show_error(self.error, str(exc))
             if "seed" in str(exc).lower():
