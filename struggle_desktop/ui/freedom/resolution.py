@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QGroupBox
                                QWidget)
 
 from struggle_desktop.ui.docks.style import D6_PIPS, ui_font
+from struggle_desktop.ui.freedom.modes import mode_view_class
 from struggle_desktop.ui.freedom.prompts import build_form, label
 
 #: The two dice of a p2d6 look different (FIG-GEN-3): a dark tens die, a light units die.
@@ -385,8 +386,9 @@ class ResolutionView(QScrollArea):
                 self._set_form(build_form(prompt, board, self.act), key)
         elif pending is not None:
             self.prompt_box.setTitle(f"Waiting for {pending['who']}")
-            self._set_form(label(f"{pending['who'].capitalize()} decides: {pending['text']} "
-                                 f"({pending['rule']})"), f"wait:{pending['text']}")
+            who = pending["who"][:1].upper() + pending["who"][1:]
+            self._set_form(label(f"{who} decides: {pending['text']} ({pending['rule']})"),
+                           f"wait:{pending['text']}")
         else:
             self.prompt_box.setTitle("Decision")
             self._set_form(label("The program is resolving…", muted=True), "busy")
@@ -433,6 +435,16 @@ class ResolutionView(QScrollArea):
 
 
 # ====================================================================== offscreen
+class _Picture:
+    """The host of a mode view drawn for a picture: it cannot act."""
+
+    document = None
+
+    @staticmethod
+    def perform(_action: dict) -> bool:
+        return False
+
+
 def render_image(layout: dict, board: dict | None, size=(1600, 1000)):
     """The resolution view of ``board`` as an image of ``size`` pixels (the ``render``
     command); a Part B or C board is drawn as the decision it waits for."""
@@ -444,9 +456,13 @@ def render_image(layout: dict, board: dict | None, size=(1600, 1000)):
     ensure_fonts()
     QApplication.setFont(QFont("DejaVu Sans", 10))
     width, height = size
+    cls = mode_view_class(board.get("kind")) if board else None
     if board and board.get("kind") == "mission-phase":
         widget = ResolutionView()
         widget.show_board(board)
+    elif cls is not None:
+        widget = cls(_Picture())
+        widget.refresh(board, list(board.get("view", {}).get("legal_actions", [])))
     else:
         pending = (board or {}).get("pending") or {}
         widget = label(f"{(board or {}).get('title', 'Freedom in the Galaxy')}\n\n"

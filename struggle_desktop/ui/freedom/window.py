@@ -26,7 +26,6 @@ one redraw); a refused one shows the game's reason.
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import secrets
 
@@ -35,28 +34,15 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QMessageBox
                                QStackedWidget, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.docks.decision import DecisionDock
+from struggle_desktop.ui.freedom.modes import load_class, mode_view_class
 from struggle_desktop.ui.freedom.resolution import ResolutionView
 from struggle_desktop.ui.seats import HandOverOverlay, lock_actions
 from struggle_desktop.ui.shell import GameWindow
 
 #: The events deck's sides: a hand-over between them hides the hands (FIG-EVT).
 DECK_SIDES = ("rebel", "imperial")
-#: The views of the other modes: kind -> (module, class), written alongside this window.
-MODE_VIEWS = {"chit-mug": ("struggle_desktop.ui.freedom.chits_view", "ChitMugView"),
-              "events-deck": ("struggle_desktop.ui.freedom.deck_view", "DeckView")}
 ENVIRONS_FORM = "struggle_desktop.ui.freedom.environs_form"
 NO_FORM_TIP = "The New Environs form is not in this build yet"
-
-
-def load_class(module: str, name: str):
-    """``module.name``, or None while the module does not exist (another part of the screen
-    still being written); any other import error is a real bug and is raised."""
-    try:
-        return getattr(importlib.import_module(module), name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return None
-        raise
 
 
 def environs_form_available() -> bool:
@@ -197,8 +183,7 @@ class FreedomWindow(GameWindow):
         missing (the Decision panel still answers every prompt)."""
         view = self._mode_views.get(kind)
         if view is None:
-            module, name = MODE_VIEWS.get(kind, ("", ""))
-            cls = load_class(module, name) if module else None
+            cls = mode_view_class(kind)
             if cls is not None:
                 view = cls(self)
             else:
