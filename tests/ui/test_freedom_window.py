@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QDialog, QLabel, QPushButton
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QPushButton, QSpinBox
 
 from struggle_desktop.games import get_game
 from struggle_desktop.ui.freedom import window as window_module
@@ -437,3 +437,37 @@ def test_render_draws_the_resolution_view(make_window):
     assert (image.width(), image.height()) == (900, 600)
     colours = {image.pixel(x, y) for x in range(0, 900, 30) for y in range(0, 600, 30)}
     assert len(colours) > 3                      # something is drawn, not a blank page
+
+
+def test_a_missing_rating_is_asked_and_a_group_it_rules_out_is_refused(make_window, qtbot,
+                                                                        monkeypatch):
+    """FIG-CTX-9: a rating a requirement rests on is asked when the groups are done; a
+    group it rules out is dropped with the reason (FIG-MIS-4), and the form says so."""
+    class CoupEnvirons(FakeEnvironsForm):
+        def __init__(self, game, parent=None):
+            super().__init__(game, parent)
+            self._context["coup_rating"] = 1
+
+    monkeypatch.setattr(window_module, "environs_form_class", lambda: CoupEnvirons)
+    win = make_window()
+    assert win.new_environs(seed=3)
+    QApplication.processEvents()
+    form = win.resolution.form
+    form.select({"verb": "form", "mission": "C", "leader": "Vudot Vodot"})
+    click(qtbot, win, "freedom-form-group")
+    click(qtbot, win, "freedom-assign-done")
+    p = prompt(win)
+    assert p["kind"] == "value" and p["character"] == "Vudot Vodot"
+    assert p["field"] == "intelligence"
+    spins = [s for s in win.resolution.findChildren(QSpinBox, "freedom-value")
+             if s.isVisible()]
+    assert len(spins) == 1 and (spins[0].minimum(), spins[0].maximum()) == (0, 10)
+    spins[0].setValue(1)
+    click(qtbot, win, "freedom-enter")
+    assert prompt(win)["kind"] == "assign"
+    vudot = next(c for c in win.document.state["environs"]["characters"]
+                 if c["name"] == "Vudot Vodot")
+    assert vudot["intelligence"] == 1
+    shown = [lbl.text() for lbl in win.resolution.form.findChildren(QLabel)
+             if lbl.objectName() == "freedom-refused-earlier"]
+    assert shown and "G1 (C) is refused" in shown[0] and "intelligence is 1" in shown[0]

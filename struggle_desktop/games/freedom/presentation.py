@@ -44,7 +44,7 @@ SEGMENT_NAMES = {"recruitment": "Recruitment", "assignment": "Mission Assignment
                  "report": "Outcome report"}
 KIND_NAMES = {"mission-phase": "Mission Phase", "chit-mug": "Chit mug",
               "events-deck": "Galactic events deck"}
-STATUS_NAMES = {"active": "active", "waiting": "waiting (bonus segment)",
+STATUS_NAMES = {"active": "active", "waiting": "bonus rolls only",
                 "aborted": "aborted", "called_off": "called off"}
 HOOK_RESULT_NAMES = {
     "driven_off": "The foe is driven off", "creature_killed": "The foe is killed",
@@ -463,8 +463,11 @@ def assign_entry(ctx, state: dict) -> dict:
                        "leader": g.get("performer") or g.get("leader"),
                        "members": list(g["members"]), "performer": g.get("performer"),
                        "target": g.get("target")})
+    # Groups the final check dropped once a rating was entered (FIG-MIS-4, FIG-CTX-9).
+    refused = [e["text"] for e in state["log"] if e.get("rule") == "FIG-MIS-4"
+               and e.get("phase") == "assignment" and " is refused: " in e.get("text", "")]
     return {"side": side, "missions": out_missions, "free": free, "performers": performers,
-            "groups": groups}
+            "groups": groups, "refused": refused}
 
 
 def target_label(ctx, target: Any) -> str:

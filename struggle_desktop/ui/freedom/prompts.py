@@ -277,6 +277,14 @@ class AssignForm(QWidget):
         self.refusal.setStyleSheet(REFUSED_STYLE)
         self.refusal.hide()
         column.addWidget(self.refusal)
+        # A group dropped by the final check, once its missing rating was entered.
+        earlier = self.assign.get("refused") or []
+        if earlier:
+            self.earlier = label("Refused when the ratings were known: "
+                                 + "; ".join(earlier))
+            self.earlier.setObjectName("freedom-refused-earlier")
+            self.earlier.setStyleSheet(REFUSED_STYLE)
+            column.addWidget(self.earlier)
         done = find(prompt["actions"], verb="done")
         if done is not None:
             self.done_button = action_button("Done: start the missions", done["action"],
