@@ -220,7 +220,8 @@ def test_the_group_form_forms_joins_and_shows_a_refusal_reason(make_window, qtbo
     click(qtbot, win, "freedom-form-group")
     reason = win.document.check(form.form_action())
     assert reason and "another group already has mission D" in reason and "FIG-MIS-4" in reason
-    assert form.refusal.isVisible() and reason in form.refusal.text()
+    assert form.refusal.isVisible()
+    assert form.refusal.text() == "R" + reason[1:]          # "Refused: ... (FIG-MIS-4)"
     assert len(win.document.session.actions) == before
     assert reason in win.status_text.text()
     # A member joins G1 through its Add button.
@@ -471,3 +472,64 @@ def test_a_missing_rating_is_asked_and_a_group_it_rules_out_is_refused(make_wind
     shown = [lbl.text() for lbl in win.resolution.form.findChildren(QLabel)
              if lbl.objectName() == "freedom-refused-earlier"]
     assert shown and "G1 (C) is refused" in shown[0] and "intelligence is 1" in shown[0]
+
+
+def test_new_environs_with_the_real_form(make_window, monkeypatch):
+    """The window and the New Environs form together: what the form accepts starts
+    scenario custom (the form's exec is replaced by filling it with a1's environs)."""
+    module = pytest.importorskip("struggle_desktop.ui.freedom.environs_form")
+
+    def filled(form):
+        context = dict(form_game.data.scenarios["a1"]["context"])
+        context.pop("assignment")
+        form.set_context(context)
+        return QDialog.DialogCode.Accepted
+
+    form_game = get_game("freedom")
+    monkeypatch.setattr(module.EnvironsForm, "exec", filled)
+    win = make_window()
+    assert win.act_environs.isEnabled()
+    win.act_environs.trigger()
+    QApplication.processEvents()
+    state = win.document.state
+    assert state["scenario"] == "custom" and state["environs"]["size"] == 2
+    assert prompt(win)["kind"] == "assign"
+
+
+# ------------------------------------------------------------------ screenshots
+def test_screenshots(make_window, qtbot, tmp_path):
+    """A4 (seed 1) at 1600x1000: mid-phase at a call-off, the fight the enemy enters, the
+    outcome summary; the group form of a random environs (seed 2) with a refusal. Set
+    STRUGGLE_SCREENSHOTS=1 to write docs/screenshots/freedom-*.png."""
+    import os
+    from pathlib import Path
+
+    folder = (Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+              if os.environ.get("STRUGGLE_SCREENSHOTS") == "1" else tmp_path)
+
+    def shot(win, name):
+        QApplication.processEvents()
+        qtbot.wait(20)
+        image = win.grab().toImage()
+        assert (image.width(), image.height()) == (1600, 1000)
+        assert image.save(str(folder / f"freedom-{name}.png"))
+
+    win = make_window()
+    start(win, "a4", 1)
+    assert play_until(qtbot, win, lambda w: waiting("call_off")(w)
+                      and w.document.state["turn"] >= 3)
+    shot(win, "resolution")
+    assert play_until(qtbot, win, waiting("hook", "combat"))
+    shot(win, "fight")
+    assert play_until(qtbot, win, lambda w: w.document.board.get("outcome") is not None)
+    shot(win, "summary")
+    win.document.dirty = False
+    start(win, "random", 2)
+    form = win.resolution.form
+    form.select({"verb": "form", "mission": "D", "leader": "Boccanegra"})
+    click(qtbot, win, "freedom-form-group")
+    form = win.resolution.form
+    form.select({"verb": "form", "mission": "D", "leader": "Prof. Mareg"})
+    click(qtbot, win, "freedom-form-group")
+    assert form.refusal.isVisible()
+    shot(win, "groups")

@@ -546,9 +546,9 @@ def hook_details(ctx, pending: dict) -> dict:
         if not ctx.has_char(name):
             continue
         c = ctx.char(name)
+        ef = f"EF {c['ef']}" if c.get("ef") is not None else "EF not entered"
         members.append({"name": name, "ef": c.get("ef"), "hits": c["hits"],
-                        "text": f"EF {c['ef'] if c.get('ef') is not None else '?'}, "
-                                f"{c['hits']} hit{'s' if c['hits'] != 1 else ''} so far"})
+                        "text": f"{ef}, {c['hits']} hit{'s' if c['hits'] != 1 else ''} so far"})
     if pending.get("group"):
         g = ctx.group(pending["group"]) if any(x["id"] == pending["group"]
                                                for x in ctx.groups) else None

@@ -433,7 +433,9 @@ class AssignForm(QWidget):
     def attempt(self, action: dict) -> str | None:
         reason = self.act(action)
         if reason:
-            self.show_refusal(f"Not possible: {reason}")
+            # The game's reasons for a group already begin "refused: ..." (FIG-MIS-4).
+            self.show_refusal(reason[:1].upper() + reason[1:] if reason.startswith("refused")
+                              else f"Not possible: {reason}")
         return reason
 
     def show_refusal(self, text: str) -> None:
