@@ -370,9 +370,11 @@ class NewGameDialog(QDialog):
         for first, second in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(first, second)
 
-    @staticmethod
-    def _scenario_line(scenario: dict) -> str:
+    def _scenario_line(self, scenario: dict) -> str:
         turns = scenario.get("turns")
+        if not turns and not self._counts_turns():
+            # A game without turns to count (Freedom's single Mission phase): the title only.
+            return f"{scenario['id']}. {scenario['title']}"
         length = f"{turns} turns" if turns else "no limit"
         return f"{scenario['id']}. {scenario['title']}\n     {length}"
 
@@ -457,6 +459,11 @@ class NewGameDialog(QDialog):
         item = self.scenario_list.currentItem()
         return item.data(Qt.ItemDataRole.UserRole) if item else None
 
+    def _counts_turns(self) -> bool:
+        """Whether the game plays in turns with a limit to set (Struggle's max_turns, Noble
+        Houses' turn_limit); Freedom's scenarios are one phase and say nothing of length."""
+        return any("turn" in key for key in self._option_specs)
+
     def _applies(self, key: str, scenario_id: str | None) -> bool:
         """Whether option ``key`` belongs to ``scenario_id``'s kind of scenario: an option
         with a ``kind`` (Freedom's modes) applies only to scenarios of that kind."""
@@ -499,7 +506,7 @@ class NewGameDialog(QDialog):
                                   "<b>Length:</b> no limit — play until you win, or stop at "
                                   "the turn limit set below")
         # A game without turns to count (Freedom's single Mission phase) says nothing here.
-        self.length_label.setVisible(bool(turns) or "max_turns" in self._option_specs)
+        self.length_label.setVisible(bool(turns) or self._counts_turns())
         self.sweep_box.setVisible(sweep)
         self._on_base_changed()
         show_error(self.error, "")
