@@ -135,8 +135,10 @@ def test_a_rebel_diplomacy_built_with_the_widgets_plays_to_its_end(qtbot, form):
                      "requirement)"]
 
 
-def test_an_imperial_coup_built_with_the_buttons_plays_to_its_end(qtbot, form):
-    """The keyboard/button way: select in the list, press Add selected."""
+def fill_imperial_coup(qtbot, form) -> None:
+    """The keyboard/button way: an Imperial coup (rating 2, the last by the Rebel) on a
+    planet in dissent; Jon Kidu selected in the list and added to a C group with Add
+    selected; Thysa Kimbo stays out."""
     choose(form.phasing, "imperial")
     form.coup_rating.setValue(2)
     choose(form.last_coup, "rebel")
@@ -150,6 +152,11 @@ def test_an_imperial_coup_built_with_the_buttons_plays_to_its_end(qtbot, form):
     qtbot.mouseClick(group.add_button, Qt.MouseButton.LeftButton)
     assert group.members == ["Jon Kidu"]
     qtbot.waitUntil(lambda: group.status.text() == "Ready.")
+
+
+def test_an_imperial_coup_built_with_the_buttons_plays_to_its_end(qtbot, form):
+    """The keyboard/button way: select in the list, press Add selected."""
+    fill_imperial_coup(qtbot, form)
     assert form.ok_button.isEnabled()
     ctx = form.context()
     assert ctx["coup_rating"] == 2 and ctx["last_coup_by"] == "rebel"
