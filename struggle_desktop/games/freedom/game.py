@@ -125,7 +125,7 @@ class FreedomGame:
                         "rule": "FIG-CTX-13",
                         "help": "scenario custom only: the environs, as a YAML file like a "
                                 "scenario's context (the window's New Environs form fills it "
-                                "in)"},
+                                "in; without it, custom plays its example environs)"},
         }
 
     def normalize_options(self, scenario: str, options: dict | None) -> dict:
@@ -156,7 +156,8 @@ class FreedomGame:
                   "continue_steps_when_idle": parse_bool(
                       "continue_steps_when_idle", options.get("continue_steps_when_idle", False))}
         if self.data.scenarios[str(scenario)].get("context_from_option"):
-            values["context"] = self._context_option(options.get("context"))
+            if options.get("context") is not None:      # else the scenario's own example
+                values["context"] = self._context_option(options["context"])
         elif options.get("context") is not None:
             raise BadOption(f"option context applies only to scenario custom, not to {scenario}")
         return values
@@ -172,9 +173,6 @@ class FreedomGame:
         """Scenario custom's environs (FIG-CTX): a context document, or the path of a YAML or
         JSON file holding one; checked here so that a bad one is refused before play with the
         field it gets wrong (FIG-CTX-13). The document itself is what is kept (and saved)."""
-        if value is None:
-            raise BadOption("scenario custom needs --option context=FILE.yaml: an environs "
-                            "written like the context of scenarios/freedom/a1.yaml")
         if isinstance(value, str):
             path = Path(value).expanduser()
             try:
@@ -204,7 +202,7 @@ class FreedomGame:
                 state["rng"] = Rng.from_seed(seed).to_json()
             return state
         source = f"scenario {sc['id']}: context"
-        if sc.get("context_from_option"):
+        if sc.get("context_from_option") and "context" in values:
             raw = values["context"]
         elif sc.get("generated"):
             raw = environs.random_context(seed, self.data)

@@ -60,9 +60,17 @@ def test_a_bad_custom_environs_is_refused_naming_the_field(change, field):
     assert str(refused.value).startswith("option context: ") and field in str(refused.value)
 
 
+def test_without_a_context_custom_plays_its_example_environs():
+    example = default_data().scenarios["custom"]["context"]
+    session = Session.new(GAME, "custom", 2, {})
+    assert session.options == {}
+    assert [c["name"] for c in session.state["environs"]["characters"]] == [
+        c["name"] for c in example["characters"]]
+    play_out(session)
+    assert GAME.outcome(session.state) is not None
+
+
 def test_the_context_option_belongs_to_scenario_custom_only(tmp_path, capsys):
-    with pytest.raises(BadOption, match="needs --option context"):
-        GAME.setup("custom", 1, {})
     with pytest.raises(BadOption, match="only to scenario custom"):
         GAME.setup("a1", 1, {"context": A2})
     missing = tmp_path / "nothing.yaml"
