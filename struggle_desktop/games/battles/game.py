@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from struggle_desktop.engine.actions import action_in
-from struggle_desktop.engine.canonical import clone, digest
-from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.canonical import digest
+from struggle_desktop.engine.errors import BadOption
+from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
-from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.battles import combat, turn  # noqa: F401 (they register procedures)
 from struggle_desktop.games.battles.context import Ctx
@@ -38,7 +38,7 @@ OPTIONAL_RULES = ("fire_main_weapon", "no_moon", "switcheroo", "switcheroo_d6", 
                   "mixed_chits")
 
 
-class BattlesGame:
+class BattlesGame(FlowGame):
     id = "battles"
     title = "Battles for the Galactic Empire"
     roles = ROLES
@@ -148,24 +148,6 @@ class BattlesGame:
         if action_in(action, LEGAL[p["kind"]](self.context(state), p)):
             return None
         return f"{action.get('verb')} is not possible now ({p['text']})"
-
-    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
-        reason = self.check_action(state, role, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        new = clone(state) if copy else state
-        answer(new, clone(action))
-        return new
-
-    def advance(self, state: dict, on_step=None, rng=None) -> dict:
-        """Run the automated steps in place and return the same state. ``rng`` replaces the
-        state's generator (tests script their dice this way; the state's is then kept)."""
-        ctx = self.context(state, rng=rng)
-        try:
-            run(ctx, on_step=on_step)
-        finally:
-            ctx.close()
-        return state
 
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")

@@ -37,7 +37,7 @@ import yaml
 
 from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import BadOption, DataError, IllegalAction
-from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.freedom import environs, events, foes, missions, resolver  # noqa: F401
@@ -69,7 +69,7 @@ def mode_module(kind: str):
         raise
 
 
-class FreedomGame:
+class FreedomGame(FlowGame):
     id = "freedom"
     title = "Freedom in the Galaxy missions"
     #: Part A and B prompts go to ``phasing``/``enemy``, Part C prompts to the two sides.
@@ -279,24 +279,6 @@ class FreedomGame:
         except (KeyError, StopIteration, ValueError, TypeError):
             problem = "the group or a name in it does not exist"
         return f"refused: {problem or 'not a legal assignment now'} (FIG-MIS-4)"
-
-    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
-        reason = self.check_action(state, role, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        new = clone(state) if copy else state
-        answer(new, clone(action))
-        return new
-
-    def advance(self, state: dict, on_step=None, dice=None) -> dict:
-        """Run the automated steps in place and return the same state. ``dice`` replaces the
-        state's generator (tests script their faces this way)."""
-        ctx = self.context(state, dice=dice)
-        try:
-            run(ctx, on_step=on_step)
-        finally:
-            ctx.close()
-        return state
 
     def outcome(self, state: dict) -> dict | None:
         report = state.get("outcome")

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from struggle_desktop.engine.canonical import clone, digest
-from struggle_desktop.engine.errors import BadOption, IllegalAction
-from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.errors import BadOption
+from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.nobles import combat, turn  # noqa: F401 (they register procedures)
 from struggle_desktop.games.nobles.context import Ctx
@@ -44,7 +44,7 @@ def _int(key: str, value: Any, low: int, high: int) -> int:
     return number
 
 
-class NoblesGame:
+class NoblesGame(FlowGame):
     id = "nobles"
     title = "Noble Houses"
     roles = ROLES
@@ -199,24 +199,6 @@ class NoblesGame:
         if RULES.is_legal(self.context(state), p, action):
             return None
         return f"{action.get('verb')} is not possible now ({p['text']})"
-
-    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
-        reason = self.check_action(state, role, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        new = clone(state) if copy else state
-        answer(new, clone(action))
-        return new
-
-    def advance(self, state: dict, on_step=None, rng=None) -> dict:
-        """Run the automated steps in place and return the same state. ``rng`` replaces the
-        state's generator (tests script their dice this way)."""
-        ctx = self.context(state, rng=rng)
-        try:
-            run(ctx, on_step=on_step)
-        finally:
-            ctx.close()
-        return state
 
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
