@@ -431,19 +431,29 @@ def purchase_limit(ctx: Ctx, world: str) -> int:
     return 2 if ctx.data.worlds[world].homeworld else 1
 
 
-def buys(ctx: Ctx, letter: str) -> list[dict]:
+def _buys(ctx: Ctx, letter: str, owners: dict[str, set[str]] | None = None) -> Iterator[dict]:
+    """The purchases ``letter`` can make now, one by one (NH-REC-3..7). ``owners``: who has
+    armies on which world, when the caller knows it already."""
     house = ctx.house(letter)
-    out = []
-    owners = ctx.world_army_owners()    # one pass over the units, not one per world
     for world in ctx.worlds_of(letter):
         if house["bought"].get(world, 0) >= purchase_limit(ctx, world):
             continue
+        if owners is None:
+            owners = ctx.world_army_owners()    # one pass over the units, not one per world
         if owners.get(world, set()) - {letter}:
             continue
         for unit_type in purchase_list(ctx, letter, world):
             if ctx.data.unit_cost(unit_type, world) <= house["solats"]:
-                out.append({"verb": "buy", "world": world, "unit": unit_type})
-    return out
+                yield {"verb": "buy", "world": world, "unit": unit_type}
+
+
+def buys(ctx: Ctx, letter: str) -> list[dict]:
+    return list(_buys(ctx, letter))
+
+
+def has_buy(ctx: Ctx, letter: str) -> bool:
+    """Whether ``buys`` is not empty, stopping at the first purchase found."""
+    return next(_buys(ctx, letter), None) is not None
 
 
 @procedure("recruit_troops")
@@ -468,7 +478,7 @@ def recruit_troops(ctx: Ctx, frame: dict) -> None:
                      refs=[uid, world])
     while frame["i"] < len(houses):
         letter = houses[frame["i"]]
-        if buys(ctx, letter):
+        if has_buy(ctx, letter):
             ctx.ask("recruit", f"{letter}: buy units ({ctx.house(letter)['solats']} Solats)",
                     role=letter, rule="NH-REC-3")
             return
@@ -479,6 +489,23 @@ def recruit_troops(ctx: Ctx, frame: dict) -> None:
 @legal("recruit")
 def legal_recruit(ctx: Ctx, pending: dict) -> list[dict]:
     return buys(ctx, pending["role"]) + [done()]
+
+
+@check("recruit")
+def is_legal_recruit(ctx: Ctx, pending: dict, action: dict) -> bool:
+    """The same answer as looking ``action`` up in ``legal_recruit``, looking only at the
+    world named (who has armies there is found without a pass over every world)."""
+    if action.get("verb") != "buy":
+        return action_in(action, [done()])
+    world = action.get("world")
+    if (action.keys() != {"verb", "world", "unit"} or not isinstance(world, str)
+            or world not in ctx.state["worlds"] or ctx.controller(world) != pending["role"]):
+        return False
+    h = ctx.world_hex(world)
+    owners = {world: {u["owner"] for u in ctx.state["units"].values()
+                      if u["hex"] == h and ctx.data.army_types[u["type"]]}}
+    return any(same_json(action, a) for a in _buys(ctx, pending["role"], owners)
+               if a["world"] == world)
 
 
 # ------------------------------------------------------------------------ 6 Movement
@@ -703,9 +730,23 @@ def noble_actions_of(ctx: Ctx, letter: str) -> list[dict]:
             for actor, kind, found in _actor_targets(ctx, letter) for t in found]
 
 
+#: The kinds whose targets are quickest to find first: only whether there is one matters.
+QUICK_FIRST = ("strategic_planning", "intrigue", "govern", "assassination", "sabotage",
+               "diplomacy")
+
+
 def has_noble_action(ctx: Ctx, letter: str) -> bool:
     """Whether the house has any Noble action now (``noble_actions_of`` is not empty)."""
-    return any(found for _, _, found in _actor_targets(ctx, letter))
+    by_kind: dict[str, list[str]] = {}
+    for actor, kinds in actors(ctx, letter):
+        for kind in kinds:
+            by_kind.setdefault(kind, []).append(actor)
+    for kind in QUICK_FIRST:
+        # Only Govern's targets depend on the actor; any actor of another kind will do.
+        who = by_kind.get(kind, ()) if kind == "govern" else by_kind.get(kind, ())[:1]
+        if any(targets(ctx, letter, actor, kind) for actor in who):
+            return True
+    return False
 
 
 @procedure("noble_actions")
@@ -764,9 +805,24 @@ def is_legal_noble_action(ctx: Ctx, pending: dict, action: dict) -> bool:
     for actor, kinds in actors(ctx, letter):
         if (same_json(actor, action["actor"]) and isinstance(action["kind"], str)
                 and action["kind"] in kinds):
+            if action["kind"] == "diplomacy":
+                return _diplomacy_target(ctx, letter, action["target"])
             return any(same_json(action["target"], t)
                        for t in targets(ctx, letter, actor, action["kind"]))
     return False
+
+
+def _diplomacy_target(ctx: Ctx, letter: str, world) -> bool:
+    """Whether ``world`` is among Diplomacy's targets (``targets``), looking at that world
+    only: not the house's own, and no other house's armies on it."""
+    if not isinstance(world, str) or world not in ctx.data.worlds:
+        return False
+    if ctx.controller(world) == letter:
+        return False
+    where = ctx.state["map"]["worlds"].get(world)
+    return where is None or not any(
+        u["hex"] == where and u["owner"] != letter and ctx.data.army_types[u["type"]]
+        for u in ctx.state["units"].values())
 
 
 def use_actor(ctx: Ctx, letter: str, actor: str) -> None:

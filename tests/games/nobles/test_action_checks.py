@@ -1,7 +1,7 @@
-"""The direct checks of one action (``@rules.check`` for Noble actions and for movement) agree
-with the lists of legal actions: every listed action passes, and actions changed in one field
-pass exactly when the changed action is listed too. They are what ``apply`` and save replay
-use."""
+"""The direct checks of one action (``@rules.check`` for Noble actions, movement and
+purchases) agree with the lists of legal actions: every listed action passes, and actions
+changed in one field pass exactly when the changed action is listed too. They are what
+``apply`` and save replay use."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def variants(action: dict, legal: list[dict]) -> list:
     return out
 
 
-@pytest.mark.parametrize("kind", ["noble_action", "move"])
+@pytest.mark.parametrize("kind", ["noble_action", "move", "recruit"])
 def test_the_direct_check_agrees_with_the_list(kind):
     session = Session.new(GAME, "standard", 11, {"houses": 3, "turn_limit": 3, "seat1": "ai",
                                                  "seat2": "ai", "seat3": "ai"})
@@ -55,3 +55,27 @@ def test_the_direct_check_agrees_with_the_list(kind):
         role = pending["role"]
         session.perform(role, GAME.choose_action(state, role, "random", rng), copy=False)
     assert checked > 200
+
+
+def test_the_quick_whether_questions_agree_with_the_lists():
+    """The steps ask only whether a house has something to do (has_noble_action, has_move,
+    has_buy): at every position of a random game, for every house, the answer is whether
+    the full list is empty or not."""
+    from struggle_desktop.games.nobles import turn
+
+    session = Session.new(GAME, "standard", 12, {"houses": 3, "turn_limit": 3, "seat1": "ai",
+                                                 "seat2": "ai", "seat3": "ai"})
+    rng = Rng.from_seed(12, stream=5)
+    seen = {True: 0, False: 0}
+    while GAME.outcome(session.state) is None:
+        ctx = GAME.context(session.state)
+        for house in ctx.alive():
+            for quick, full in ((turn.has_noble_action, turn.noble_actions_of),
+                                (turn.has_move, turn.moves), (turn.has_buy, turn.buys)):
+                answer = quick(ctx, house)
+                assert answer == bool(full(ctx, house)), (quick.__name__, house)
+                seen[answer] += 1
+        role = session.state["pending"]["role"]
+        session.perform(role, GAME.choose_action(session.state, role, "random", rng),
+                        copy=False)
+    assert seen[True] > 50 and seen[False] > 50
