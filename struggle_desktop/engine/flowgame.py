@@ -1,20 +1,66 @@
-"""What every game run on the procedure stack (engine/flow.py) does the same way: apply a
-checked action as the answer to the waiting prompt, and advance through the automated steps.
+"""What every game run on the procedure stack (engine/flow.py) does the same way: list and
+check the legal actions of the waiting prompt, apply a checked action as its answer, advance
+through the automated steps, digest a position, and hand the window's reads to the game's
+presentation module.
 
-A game module subclasses :class:`FlowGame` and provides ``check_action(state, role, action)``
-(None or the reason in a player's words) and ``context(state, **generator)`` (its flow
-Context; the keyword, such as ``rng`` or ``dice``, lets tests script the dice).
+A game module subclasses :class:`FlowGame` and sets ``rules`` (its ``RulesRegistry``) and
+``presentation`` (the dotted name of its presentation module: ``map_layout``, ``board``,
+``describe_action``, ``log_entries``, imported on first use so the command line never loads
+it); it provides ``context(state, **generator)`` (its flow Context; the keyword, such as
+``rng`` or ``dice``, lets tests script the dice) and ``data`` (its ``GameData``). The words of
+a refusal can be changed by overriding :meth:`game_over_reason`, :meth:`wrong_role_reason`
+and :meth:`refusal`.
 """
 
 from __future__ import annotations
 
-from struggle_desktop.engine.canonical import clone
+import importlib
+from typing import Any
+
+from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import IllegalAction
 from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.registry import RulesRegistry
 
 
 class FlowGame:
-    """``apply`` and ``advance`` of the GameModule protocol for flow-based games."""
+    """The GameModule methods that flow-based games share."""
+
+    rules: RulesRegistry
+    presentation: str = ""
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self, state: dict, role: str) -> list[dict]:
+        p = state.get("pending")
+        if p is None or p["role"] != role or state.get("outcome") is not None:
+            return []
+        return self.rules.legal_actions[p["kind"]](self.context(state), p)
+
+    def check_action(self, state: dict, role: str, action: Any) -> str | None:
+        """None if ``action`` is legal now, else the reason in a player's words."""
+        if state.get("outcome") is not None:
+            return self.game_over_reason()
+        p = state.get("pending")
+        if p is None:
+            return "no decision is waiting"
+        if role != p["role"]:
+            return self.wrong_role_reason(p, role)
+        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
+            return "an action must be an object with a verb"
+        ctx = self.context(state)
+        if self.rules.is_legal(ctx, p, action):
+            return None
+        return self.refusal(ctx, p, action)
+
+    def game_over_reason(self) -> str:
+        return "the game is over"
+
+    def wrong_role_reason(self, pending: dict, role: str) -> str:
+        return f"it is {pending['role']}'s decision, not {role}'s"
+
+    def refusal(self, ctx, pending: dict, action: dict) -> str:
+        """Why a well-formed action of the right player is not legal now."""
+        return f"{action.get('verb')} is not possible now ({pending['text']})"
 
     def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
         """The state with ``action`` given as the answer to the waiting prompt (a new copy
@@ -35,3 +81,40 @@ class FlowGame:
         finally:
             ctx.close()
         return state
+
+    # ------------------------------------------------------------------ positions and data
+    def outcome(self, state: dict) -> dict | None:
+        return state.get("outcome")
+
+    def digest(self, state: dict) -> str:
+        """A hash of the position: the whole state but the log."""
+        return digest({k: v for k, v in state.items() if k != "log"})
+
+    def data_digest(self) -> str:
+        return self.data.data_digest
+
+    def warm_up(self) -> None:
+        self.data.data_digest
+
+    def overrides(self) -> dict:
+        return dict(self.data.tables.overrides)
+
+    # ------------------------------------------------------------------ the window's reads
+    def _presentation(self):
+        return importlib.import_module(self.presentation)
+
+    def map_layout(self) -> dict:
+        return self._presentation().map_layout(self)
+
+    def board(self, state: dict, role: str = "public") -> dict:
+        """What the screen draws for ``role``; built from its view."""
+        return self._presentation().board(self, state, role)
+
+    def describe_action(self, state: dict, action: dict) -> str:
+        return self._presentation().describe_action(self, state, action)
+
+    def preview(self, state: dict, action: dict) -> dict | None:
+        return None
+
+    def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
+        return self._presentation().log_entries(self, state, start, role)

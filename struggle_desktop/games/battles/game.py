@@ -15,10 +15,7 @@ False
 
 from __future__ import annotations
 
-from typing import Any
 
-from struggle_desktop.engine.actions import action_in
-from struggle_desktop.engine.canonical import digest
 from struggle_desktop.engine.errors import BadOption
 from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
@@ -26,7 +23,7 @@ from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.battles import combat, turn  # noqa: F401 (they register procedures)
 from struggle_desktop.games.battles.context import Ctx
 from struggle_desktop.games.battles.data import BattlesData, default_data, other
-from struggle_desktop.games.battles.registry import LEGAL, PROCEDURES
+from struggle_desktop.games.battles.registry import PROCEDURES, RULES
 
 RULES_VERSION = "bfg-rules-1"
 ROLES = ("blue", "red")
@@ -43,6 +40,8 @@ class BattlesGame(FlowGame):
     title = "Battles for the Galactic Empire"
     roles = ROLES
     rules_version = RULES_VERSION
+    rules = RULES
+    presentation = "struggle_desktop.games.battles.presentation"
     #: ``strong-blue`` / ``strong-red``: the stronger level on one side, the baseline on the
     #: other (to measure one against the other).
     policies = ("bot", "strong", "random", "strong-blue", "strong-red")
@@ -128,43 +127,6 @@ class BattlesGame(FlowGame):
     def context(self, state: dict, rng=None) -> Ctx:
         return Ctx(state, PROCEDURES, self.data, rng=rng)
 
-    def legal_actions(self, state: dict, role: str) -> list[dict]:
-        p = state.get("pending")
-        if p is None or p["role"] != role or state.get("outcome") is not None:
-            return []
-        return LEGAL[p["kind"]](self.context(state), p)
-
-    def check_action(self, state: dict, role: str, action: Any) -> str | None:
-        """None if ``action`` is legal now, else the reason in a player's words."""
-        if state.get("outcome") is not None:
-            return "the game is over"
-        p = state.get("pending")
-        if p is None:
-            return "no decision is waiting"
-        if role != p["role"]:
-            return f"it is {p['role'].capitalize()}'s decision, not {str(role).capitalize()}'s"
-        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
-            return "an action must be an object with a verb"
-        if action_in(action, LEGAL[p["kind"]](self.context(state), p)):
-            return None
-        return f"{action.get('verb')} is not possible now ({p['text']})"
-
-    def outcome(self, state: dict) -> dict | None:
-        return state.get("outcome")
-
-    def digest(self, state: dict) -> str:
-        """A hash of the position: the whole state but the log (see the Struggle game)."""
-        return digest({k: v for k, v in state.items() if k != "log"})
-
-    def data_digest(self) -> str:
-        return self.data.data_digest
-
-    def warm_up(self) -> None:
-        self.data.data_digest
-
-    def overrides(self) -> dict:
-        return dict(self.data.tables.overrides)
-
     def view(self, state: dict, role: str, with_log: bool = True) -> dict:
         """What ``role`` may see (BFG-HID-2/3, BFG-HID-10): hands, set-aside chits, plans of
         deployment and pending secret answers of the other player are left out; only counts
@@ -205,21 +167,8 @@ class BattlesGame(FlowGame):
         return build_catalog(self)
 
     # ------------------------------------------------------------------ for the window
-    def map_layout(self) -> dict:
-        from struggle_desktop.games.battles import presentation
-        return presentation.map_layout(self)
-
-    def board(self, state: dict, role: str = "public") -> dict:
-        """What the screen draws for ``role`` (presentation.py); built from its view."""
-        from struggle_desktop.games.battles import presentation
-        return presentation.board(self, state, role)
-
-    def describe_action(self, state: dict, action: dict) -> str:
-        from struggle_desktop.games.battles import presentation
-        return presentation.describe_action(self, state, action)
-
-    def preview(self, state: dict, action: dict) -> dict | None:
-        return None
+    def wrong_role_reason(self, pending: dict, role: str) -> str:
+        return f"it is {pending['role'].capitalize()}'s decision, not {str(role).capitalize()}'s"
 
     def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
         from struggle_desktop.games.battles.view import visible_log

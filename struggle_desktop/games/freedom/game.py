@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.errors import BadOption, DataError, IllegalAction
 from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
@@ -75,6 +75,8 @@ class FreedomGame(FlowGame):
     #: Part A and B prompts go to ``phasing``/``enemy``, Part C prompts to the two sides.
     roles = ROLES + DECK_SIDES
     rules_version = RULES_VERSION
+    rules = RULES
+    presentation = "struggle_desktop.games.freedom.presentation"
     #: ``simple`` answers every prompt with a fixed, sensible choice (FIG-HOOK-7's default
     #: responder for the players' results); ``bot`` is the same player under the name the
     #: command line uses by default.
@@ -238,29 +240,17 @@ class FreedomGame(FlowGame):
                     return cls(state, RULES.procedures, self.data, rng=dice)
         return Ctx(state, RULES.procedures, self.data, dice=dice)
 
-    def legal_actions(self, state: dict, role: str) -> list[dict]:
-        p = state.get("pending")
-        if p is None or p["role"] != role or state.get("outcome") is not None:
-            return []
-        return RULES.legal_actions[p["kind"]](self.context(state), p)
+    def game_over_reason(self) -> str:
+        return "the Mission phase of this environs is over"
 
-    def check_action(self, state: dict, role: str, action: Any) -> str | None:
-        """None if ``action`` is legal now, else the reason in a player's words."""
-        if state.get("outcome") is not None:
-            return "the Mission phase of this environs is over"
-        p = state.get("pending")
-        if p is None:
-            return "no decision is waiting"
-        if role != p["role"]:
-            return f"the {p['role']} player decides this ({p['text']}), not the {role} player"
-        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
-            return "an action must be an object with a verb"
-        ctx = self.context(state)
-        if RULES.is_legal(ctx, p, action):
-            return None
-        if p["kind"] == "assign" and action.get("verb") in ("form", "join"):
+    def wrong_role_reason(self, pending: dict, role: str) -> str:
+        return (f"the {pending['role']} player decides this ({pending['text']}), not the "
+                f"{role} player")
+
+    def refusal(self, ctx: Ctx, pending: dict, action: dict) -> str:
+        if pending["kind"] == "assign" and action.get("verb") in ("form", "join"):
             return self._assignment_reason(ctx, action)
-        return f"{action.get('verb')} is not possible now ({p['text']})"
+        return super().refusal(ctx, pending, action)
 
     def _assignment_reason(self, ctx: Ctx, action: dict) -> str:
         """Why a group cannot be formed or joined (FIG-MIS-4: the unmet requirement)."""
@@ -288,19 +278,6 @@ class FreedomGame(FlowGame):
             return {"result": "resolved", "changes": report, "turn": state.get("turn", 0)}
         return {"result": resolver.result_summary(state), "changes": report,
                 "turn": state.get("turn", 0)}
-
-    def digest(self, state: dict) -> str:
-        """A hash of the position: the whole state but the log."""
-        return digest({k: v for k, v in state.items() if k != "log"})
-
-    def data_digest(self) -> str:
-        return self.data.data_digest
-
-    def warm_up(self) -> None:
-        self.data.data_digest
-
-    def overrides(self) -> dict:
-        return dict(self.data.tables.overrides)
 
     def view(self, state: dict, role: str, with_log: bool = True) -> dict:
         """What ``role`` may see: the whole position (the players enter it together at the
@@ -389,26 +366,6 @@ class FreedomGame(FlowGame):
         return OPPONENTS[role]
 
     # ------------------------------------------------------------------ the window's reads
-    def map_layout(self) -> dict:
-        from struggle_desktop.games.freedom import presentation
-        return presentation.map_layout(self)
-
-    def board(self, state: dict, role: str = "public") -> dict:
-        """What the screen draws for ``role`` (presentation.py); built from its view."""
-        from struggle_desktop.games.freedom import presentation
-        return presentation.board(self, state, role)
-
-    def describe_action(self, state: dict, action: dict) -> str:
-        from struggle_desktop.games.freedom import presentation
-        return presentation.describe_action(self, state, action)
-
-    def preview(self, state: dict, action: dict) -> dict | None:
-        return None
-
-    def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
-        from struggle_desktop.games.freedom import presentation
-        return presentation.log_entries(self, state, start, role)
-
 
 def simple_choice(ctx: Ctx, pending: dict, legal: list[dict]) -> dict:
     """The simple player's answer to a Part A prompt."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.errors import BadOption
 from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.rng import Rng
@@ -49,6 +49,8 @@ class NoblesGame(FlowGame):
     title = "Noble Houses"
     roles = ROLES
     rules_version = RULES_VERSION
+    rules = RULES
+    presentation = "struggle_desktop.games.nobles.presentation"
     #: ``bot-vs-random``: house A is the program house, every other seat plays at random
     #: (docs/balance.md measures the program against random play with it).
     policies = ("bot", "random", "bot-vs-random")
@@ -179,43 +181,6 @@ class NoblesGame(FlowGame):
     def context(self, state: dict, rng=None) -> Ctx:
         return Ctx(state, RULES.procedures, self.data, rng=rng)
 
-    def legal_actions(self, state: dict, role: str) -> list[dict]:
-        p = state.get("pending")
-        if p is None or p["role"] != role or state.get("outcome") is not None:
-            return []
-        return RULES.legal_actions[p["kind"]](self.context(state), p)
-
-    def check_action(self, state: dict, role: str, action: Any) -> str | None:
-        """None if ``action`` is legal now, else the reason in a player's words."""
-        if state.get("outcome") is not None:
-            return "the game is over"
-        p = state.get("pending")
-        if p is None:
-            return "no decision is waiting"
-        if role != p["role"]:
-            return f"it is house {p['role']}'s decision, not house {role}'s"
-        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
-            return "an action must be an object with a verb"
-        if RULES.is_legal(self.context(state), p, action):
-            return None
-        return f"{action.get('verb')} is not possible now ({p['text']})"
-
-    def outcome(self, state: dict) -> dict | None:
-        return state.get("outcome")
-
-    def digest(self, state: dict) -> str:
-        """A hash of the position: the whole state but the log."""
-        return digest({k: v for k, v in state.items() if k != "log"})
-
-    def data_digest(self) -> str:
-        return self.data.data_digest
-
-    def warm_up(self) -> None:
-        self.data.data_digest
-
-    def overrides(self) -> dict:
-        return dict(self.data.tables.overrides)
-
     def view(self, state: dict, role: str, with_log: bool = True) -> dict:
         """What ``role`` may see: everything (NH-SIM-1) but the procedure stack, where the
         declarations of a simultaneous step wait until all are made (NH-SIM-2), and the
@@ -258,25 +223,8 @@ class NoblesGame(FlowGame):
         return build_catalog(self)
 
     # ------------------------------------------------------------------ for the window
-    def map_layout(self) -> dict:
-        from struggle_desktop.games.nobles import presentation
-        return presentation.map_layout(self)
-
-    def board(self, state: dict, role: str = "public") -> dict:
-        """What the screen draws for ``role`` (presentation.py); built from its view."""
-        from struggle_desktop.games.nobles import presentation
-        return presentation.board(self, state, role)
-
-    def describe_action(self, state: dict, action: dict) -> str:
-        from struggle_desktop.games.nobles import presentation
-        return presentation.describe_action(self, state, action)
-
-    def preview(self, state: dict, action: dict) -> dict | None:
-        return None
-
-    def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
-        from struggle_desktop.games.nobles import presentation
-        return presentation.log_entries(self, state, start, role)
+    def wrong_role_reason(self, pending: dict, role: str) -> str:
+        return f"it is house {pending['role']}'s decision, not house {role}'s"
 
     def opponent(self, role: str) -> str:
         return next(r for r in ROLES if r != role)
