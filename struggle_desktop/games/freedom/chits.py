@@ -78,6 +78,7 @@ from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.freedom.chits_data import ChitTables, chit_tables
 from struggle_desktop.games.freedom.data import FreedomData, default_data
+from struggle_desktop.games.freedom.context import ModeContext, shuffle
 from struggle_desktop.games.freedom.registry import RULES
 
 procedure = RULES.procedure
@@ -110,20 +111,8 @@ OPTIONS = {
 }
 
 
-class ChitContext(Context):
-    """A flow context with the Freedom data, for running this mode on its own (tests, tools).
-    ``rng`` may be given (a scripted generator in tests)."""
-
-    def __init__(self, state: dict, procedures: dict | None = None,
-                 data: FreedomData | None = None, rng=None):
-        self.state = state
-        self.procedures = procedures if procedures is not None else RULES.procedures
-        self.data = data if data is not None else default_data()
-        self.rng = rng if rng is not None else Rng.from_json(state["rng"])
-
-    def close(self) -> None:
-        if hasattr(self.rng, "to_json"):
-            super().close()
+class ChitContext(ModeContext):
+    """The chit-mug mode's flow context (see ``context.ModeContext``)."""
 
 
 def tables(ctx: Context) -> ChitTables:
@@ -131,17 +120,6 @@ def tables(ctx: Context) -> ChitTables:
     data = getattr(ctx, "data", None)
     return chit_tables(data if isinstance(data, FreedomData) else default_data())
 
-
-def shuffle(ctx: Context, items: list, rule: str, why: str) -> list:
-    """A Fisher-Yates shuffle on the game's generator (from the last place down, each place
-    swapped with a random one at or above it). The log says that, not the order: the order is
-    hidden until the chits are drawn."""
-    items = list(items)
-    for i in range(len(items) - 1, 0, -1):
-        j = ctx.rng.below(i + 1)
-        items[i], items[j] = items[j], items[i]
-    ctx.log(rule, "shuffle", f"{why}: {len(items)} shuffled")
-    return items
 
 
 # ================================================================================ set-up

@@ -54,6 +54,38 @@ def other(side: str) -> str:
     return "imperial" if side == "rebel" else "rebel"
 
 
+class ModeContext(Context):
+    """A flow context with the Freedom data for the chit-mug and events-deck modes (Parts B and
+    C), also for running a mode on its own (tests, tools). ``rng`` may be given (a scripted
+    generator in tests); the state's generator is written back only when it is the state's."""
+
+    def __init__(self, state: dict, procedures: dict | None = None,
+                 data: FreedomData | None = None, rng=None):
+        from struggle_desktop.games.freedom.data import default_data
+        from struggle_desktop.games.freedom.registry import RULES
+
+        self.state = state
+        self.procedures = procedures if procedures is not None else RULES.procedures
+        self.data = data if data is not None else default_data()
+        self.rng = rng if rng is not None else Rng.from_json(state["rng"])
+
+    def close(self) -> None:
+        if hasattr(self.rng, "to_json"):
+            super().close()
+
+
+def shuffle(ctx: Context, items: list, rule: str, why: str) -> list:
+    """A Fisher-Yates shuffle on the game's generator (from the last place down, each place
+    swapped with a random one at or above it). The log says that a pile was shuffled, never its
+    order: the order stays hidden until the chits or cards are drawn."""
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = ctx.rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    ctx.log(rule, "shuffle", f"{why}: {len(items)} shuffled")
+    return items
+
+
 def die_sides(die: str) -> int:
     """The k of a ``dk`` die name such as ``d3`` (FIG-GEN-5)."""
     return int(die[1:])

@@ -17,9 +17,9 @@ Scenarios are ``scenarios/freedom/*.yaml`` (``schemas/scenario.schema.yaml``): `
 
 Roles: in the two Mission-phase modes ``phasing`` (the player whose Mission phase it is) and
 ``enemy`` (the other player: he enters the results of fights, patrols and searches,
-FIG-HOOK); in the events deck the two sides, ``rebel`` and ``imperial`` (FIG-EVT). ``outcome(state)`` is None until
-the environs is resolved; then ``{"result": a short label of each group's level, "changes": the
-report of FIG-MIS-24, "turn": the steps played}``. The report itself is ``state["outcome"]``.
+FIG-HOOK); in the events deck the two sides, ``rebel`` and ``imperial`` (FIG-EVT).
+``outcome(state)`` is None until the environs is resolved; then ``{"result": a short label of
+each group's level, "changes": the report of FIG-MIS-24, "turn": the steps played}``. The report itself is ``state["outcome"]``.
 
 >>> from struggle_desktop.games.freedom import GAME
 >>> state = GAME.advance(GAME.setup("a1", seed=1))
