@@ -4,22 +4,21 @@ Scenarios are ``scenarios/freedom/*.yaml`` (``schemas/scenario.schema.yaml``): `
 ``title``, ``kind``, ``description`` and a ``context`` the mode checks itself (FIG-GEN-7).
 
 - ``mission-phase`` (Part A, this package's resolver.py): the Mission Phase of one environs.
-- ``chit-mug`` and ``events-deck`` (Parts B and C) live in ``chits.py`` and ``deck.py``. Their
-  modules are imported when a scenario of that kind is listed, set up or played; until a module
-  exists its scenarios are left out of :meth:`FreedomGame.scenarios`. A mode module provides
+- ``chit-mug`` and ``events-deck`` (Parts B and C) live in ``chits.py`` and ``deck.py``,
+  imported when a scenario of that kind is set up or played. A mode module provides
   ``new_state(data, scenario, options, seed) -> state`` (the common keys of context.py; ``rng``
   is filled in here if it is left out), registers its procedures and prompts on
-  ``registry.RULES``, and may provide ``OPTIONS`` (its own options, offered for its scenarios
-  only), a context class (``ChitContext`` / ``DeckContext``, built as ``cls(state, procedures,
-  data, rng=dice)``; else this package's ``Ctx``), ``redact(state, role)`` for a role's view, and
-  ``choose(state, view, role, legal_actions, policy, rng) -> action`` for the program's player
-  (else the first legal action, or a random one).
+  ``registry.RULES`` (run on ``context.ModeContext``), and provides ``OPTIONS`` (its own
+  options, offered for its scenarios only) with ``option_values(options)``, ``redact(state,
+  role)`` for a role's view, and ``choose(state, view, role, legal_actions, policy, rng)`` for
+  the program's player.
 
 Roles: in the two Mission-phase modes ``phasing`` (the player whose Mission phase it is) and
 ``enemy`` (the other player: he enters the results of fights, patrols and searches,
 FIG-HOOK); in the events deck the two sides, ``rebel`` and ``imperial`` (FIG-EVT).
 ``outcome(state)`` is None until the environs is resolved; then ``{"result": a short label of
-each group's level, "changes": the report of FIG-MIS-24, "turn": the steps played}``. The report itself is ``state["outcome"]``.
+each group's level, "changes": the report of FIG-MIS-24, "turn": the steps played}``. The
+report itself is ``state["outcome"]``.
 
 >>> from struggle_desktop.games.freedom import GAME
 >>> state = GAME.advance(GAME.setup("a1", seed=1))
@@ -41,7 +40,7 @@ from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.freedom import environs, events, foes, missions, resolver  # noqa: F401
-from struggle_desktop.games.freedom.context import ROLES, Ctx
+from struggle_desktop.games.freedom.context import ROLES, Ctx, ModeContext
 from struggle_desktop.games.freedom.data import FreedomData, default_data
 from struggle_desktop.games.freedom.registry import RULES
 
@@ -60,13 +59,8 @@ SIMPLE_MISSIONS = "JQDIHSFCBPTERA"
 
 
 def mode_module(kind: str):
-    """The module of a Part B or C mode, or None while it does not exist."""
-    try:
-        return importlib.import_module(MODE_MODULES[kind])
-    except ModuleNotFoundError as exc:
-        if exc.name == MODE_MODULES[kind]:
-            return None
-        raise
+    """The module of a Part B or C mode (imported on first use)."""
+    return importlib.import_module(MODE_MODULES[kind])
 
 
 class FreedomGame(FlowGame):
@@ -95,8 +89,6 @@ class FreedomGame(FlowGame):
     def scenarios(self) -> list[dict]:
         out = []
         for sid, sc in self.data.scenarios.items():
-            if sc["kind"] != "mission-phase" and mode_module(sc["kind"]) is None:
-                continue
             out.append({"id": str(sid), "title": sc["title"], "kind": sc["kind"],
                         "required_options": [], "description": " ".join(
                             sc["description"].split()), "rules": list(sc.get("rules", [])),
@@ -109,7 +101,7 @@ class FreedomGame(FlowGame):
         opts = self.mission_options()
         for kind in MODE_MODULES:
             module = mode_module(kind)
-            for key, spec in (getattr(module, "OPTIONS", None) or {}).items():
+            for key, spec in module.OPTIONS.items():
                 opts[key] = dict(spec, kind=kind)
         return opts
 
@@ -148,8 +140,7 @@ class FreedomGame(FlowGame):
                 raise BadOption(f"option {key} applies only to {known[key]['kind']} scenarios, "
                                 f"not to {scenario} ({kind})")
         if kind != "mission-phase":
-            values = getattr(mode_module(kind), "option_values", None)
-            return values(options) if values is not None else options
+            return mode_module(kind).option_values(options)
         choice = str(options.get("recruit_choice", "random")).strip().lower()
         if choice not in known["recruit_choice"]["choices"]:
             raise BadOption(f"option recruit_choice takes random or chosen, not "
@@ -233,11 +224,8 @@ class FreedomGame(FlowGame):
     def context(self, state: dict, dice=None) -> Ctx:
         kind = state.get("kind", "mission-phase")
         if kind != "mission-phase":
-            module = mode_module(kind)
-            for name in ("ChitContext", "DeckContext"):
-                cls = getattr(module, name, None)
-                if cls is not None:
-                    return cls(state, RULES.procedures, self.data, rng=dice)
+            mode_module(kind)                  # its procedures are registered on import
+            return ModeContext(state, RULES.procedures, self.data, rng=dice)
         return Ctx(state, RULES.procedures, self.data, dice=dice)
 
     def game_over_reason(self) -> str:
@@ -282,10 +270,8 @@ class FreedomGame(FlowGame):
     def view(self, state: dict, role: str, with_log: bool = True) -> dict:
         """What ``role`` may see: the whole position (the players enter it together at the
         table) but the procedure stack and the generator; ``legal_actions`` are ``role``'s."""
-        redact = None
-        if state.get("kind", "mission-phase") != "mission-phase":
-            redact = getattr(mode_module(state["kind"]), "redact", None)
-        source = redact(state, role) if redact is not None else state
+        kind = state.get("kind", "mission-phase")
+        source = state if kind == "mission-phase" else mode_module(kind).redact(state, role)
         view = {k: clone(v) for k, v in source.items()
                 if k not in ("stack", "rng", "log") or (k == "log" and with_log)}
         view["role"] = role
@@ -305,15 +291,11 @@ class FreedomGame(FlowGame):
         if not legal:
             raise IllegalAction(f"nothing waits for the {role} player")
         if kind != "mission-phase":
-            choose = getattr(mode_module(kind), "choose", None)
-            if choose is not None:
-                mode_policy = "random" if policy == "random" else "simple"
-                return choose(state, self.view(state, role, with_log=False), role, legal,
-                              mode_policy, rng)
+            mode_policy = "random" if policy == "random" else "simple"
+            return mode_module(kind).choose(state, self.view(state, role, with_log=False), role,
+                                            legal, mode_policy, rng)
         if policy == "random":
             return legal[rng.below(len(legal))]
-        if kind != "mission-phase":
-            return legal[0]
         return simple_choice(self.context(state), state["pending"], legal)
 
     def suppression_roll(self, state: dict, af: int, leadership: int = 0, dice=None) -> list[str]:
