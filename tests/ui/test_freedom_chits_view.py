@@ -7,16 +7,15 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from struggle_desktop.engine.errors import IllegalAction
 from struggle_desktop.engine.session import Session
 from struggle_desktop.games import get_game
 from struggle_desktop.ui.freedom.chits_view import ChitMugView, chit_choices, view_of
+from tests.ui.freedom_standin import StandIn, open_mode_view
 
 #: Set to a folder to write the screenshot there as well (docs/screenshots for the docs).
 SHOTS = os.environ.get("STRUGGLE_DESKTOP_SHOTS")
@@ -25,56 +24,10 @@ EVENT_WORDS = {"applied": "applied", "same": "same event", "blocked": "blocked",
                "not applied": "not applied"}
 
 
-class StandIn:
-    """The window's side of the contract: ``perform`` answers for the role the game waits
-    for (False when the game refuses), then ``refresh`` hands the view that role's view and
-    legal actions. ``wrap`` passes the view inside a presentation dict instead."""
-
-    def __init__(self, session: Session, wrap: bool = False):
-        self.session = session
-        self.game = session.game
-        self.document = SimpleNamespace(game=session.game, session=session)
-        self.wrap = wrap
-        self.view = None
-        self.refused = []
-
-    @property
-    def state(self) -> dict:
-        return self.session.state
-
-    def role(self) -> str:
-        pending = self.state.get("pending")
-        return pending["role"] if pending else "phasing"
-
-    def perform(self, action: dict) -> bool:
-        try:
-            self.session.perform(self.role(), action)
-        except IllegalAction as exc:
-            self.refused.append(str(exc))
-            return False
-        self.refresh()
-        return True
-
-    def refresh(self) -> None:
-        role = self.role()
-        view = self.game.view(self.state, role)
-        board = {"kind": view["kind"], "view": view} if self.wrap else view
-        self.view.refresh(board, self.game.legal_actions(self.state, role))
-
-
 @pytest.fixture
 def open_view(qtbot):
     def make(scenario="b1", seed=1, options=None, wrap=False):
-        game = get_game("freedom")
-        host = StandIn(Session.new(game, scenario, seed, options or {}), wrap=wrap)
-        view = ChitMugView(host)
-        host.view = view
-        qtbot.addWidget(view)
-        view.resize(1200, 800)
-        view.show()
-        qtbot.waitExposed(view)
-        host.refresh()
-        return host, view
+        return open_mode_view(qtbot, ChitMugView, scenario, seed, options, wrap=wrap)
     return make
 
 

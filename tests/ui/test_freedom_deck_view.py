@@ -9,79 +9,26 @@ import os
 import re
 from itertools import combinations
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QLabel, QListWidget,
                                QPlainTextEdit, QTabWidget)
 
-from struggle_desktop.engine.errors import IllegalAction
-from struggle_desktop.engine.session import Session
-from struggle_desktop.games import get_game
 from struggle_desktop.games.freedom.deck import THIEF_TARGETS
 from struggle_desktop.ui.freedom.deck_view import DeckView
+from tests.ui.freedom_standin import StandIn, open_mode_view
 
 SHOTS = os.environ.get("STRUGGLE_DESKTOP_SHOTS")
 SIDES = ("rebel", "imperial")
 
 
-class StandIn:
-    """The window's side of the contract (see test_freedom_chits_view.py): ``perform`` for the
-    side the game waits for, then ``refresh`` with that side's view and legal actions.
-    ``seat`` fixes the side whose view is shown instead (a hand-over not yet made)."""
-
-    def __init__(self, session: Session, wrap: bool = False):
-        self.session = session
-        self.game = session.game
-        self.document = SimpleNamespace(game=session.game, session=session)
-        self.wrap = wrap
-        self.seat = None
-        self.view = None
-        self.refused = []
-        self.after_refresh = []
-
-    @property
-    def state(self) -> dict:
-        return self.session.state
-
-    def role(self) -> str:
-        pending = self.state.get("pending")
-        return pending["role"] if pending else "rebel"
-
-    def perform(self, action: dict) -> bool:
-        try:
-            self.session.perform(self.role(), action)
-        except IllegalAction as exc:
-            self.refused.append(str(exc))
-            return False
-        self.refresh()
-        return True
-
-    def refresh(self) -> None:
-        role = self.seat or self.role()
-        view = self.game.view(self.state, role, with_log=not self.wrap)
-        board = {"kind": view["kind"], "seat": role, "view": view} if self.wrap else view
-        self.view.refresh(board, self.game.legal_actions(self.state, role))
-        for check in self.after_refresh:
-            check(self, role)
-
-
 @pytest.fixture
 def open_view(qtbot):
     def make(scenario="c1", seed=1, options=None, wrap=False):
-        game = get_game("freedom")
-        host = StandIn(Session.new(game, scenario, seed, options or {}), wrap=wrap)
-        view = DeckView(host)
-        host.view = view
-        qtbot.addWidget(view)
-        view.resize(1200, 800)
-        view.show()
-        qtbot.waitExposed(view)
-        host.after_refresh.append(check_private)
-        host.after_refresh.append(check_track)
-        host.refresh()
-        return host, view
+        return open_mode_view(qtbot, DeckView, scenario, seed, options, wrap=wrap,
+                              checks=(check_private, check_track), idle_role="rebel",
+                              log_when_wrapped=False)
     return make
 
 

@@ -127,6 +127,18 @@ def fit_height(t: QTableWidget, spare_rows: int = 0) -> None:
     t.setFixedHeight(t.horizontalHeader().height() + rows + 2 * t.frameWidth() + scroll)
 
 
+def side_by_side(left: QWidget, right: QWidget) -> QSplitter:
+    """A mode view's two columns: the table on the left (3 parts), decisions and report on
+    the right (2 parts); neither can be collapsed away."""
+    split = QSplitter(Qt.Orientation.Horizontal)
+    split.addWidget(left)
+    split.addWidget(right)
+    split.setStretchFactor(0, 3)
+    split.setStretchFactor(1, 2)
+    split.setChildrenCollapsible(False)
+    return split
+
+
 class PromptBox(QGroupBox):
     """What the game waits for and one control per legal answer. Each control holds the
     action it sends; ``perform`` is the window's. The controls are rebuilt on every refresh
@@ -335,13 +347,7 @@ class ChitMugView(QWidget):
         rbox.addWidget(self.prompt)
         rbox.addWidget(self.report, 1)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setChildrenCollapsible(False)
-        outer.addWidget(split, 1)
+        outer.addWidget(side_by_side(left, right), 1)
 
     # ------------------------------------------------------------------ the window's calls
     def refresh(self, board: dict | None, legal: list[dict]) -> None:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, Q
 from struggle_desktop.games.freedom.deck import describe_roll
 from struggle_desktop.games.freedom.deck_data import deck_tables
 from struggle_desktop.ui.freedom.chits_view import (PromptBox, ReportBox, bold, freedom_data,
-                                                    view_of, wrapped)
+                                                    side_by_side, view_of, wrapped)
 
 SIDES = ("rebel", "imperial")
 COUNTERS = {"general_research": "General Research", "force_points": "Force points"}
@@ -168,13 +168,7 @@ class DeckView(QWidget):
         rbox.addWidget(self.prompt)
         rbox.addWidget(self.tabs, 1)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setChildrenCollapsible(False)
-        outer.addWidget(split, 1)
+        outer.addWidget(side_by_side(left, right), 1)
 
     # ------------------------------------------------------------------ the window's calls
     def refresh(self, board: dict | None, legal: list[dict]) -> None:
