@@ -81,12 +81,18 @@ def row_of(*widgets: QWidget, stretch_end: bool = True) -> QHBoxLayout:
     return row
 
 
-def call_off_form(prompt: dict, board: dict, act: Act) -> QWidget:
-    """FIG-MIS-16: Continue here; each active group's Call off button is in its table row."""
+def form_column(title: str) -> tuple[QWidget, QVBoxLayout]:
+    """A prompt's form: a box whose column starts with the question in bold."""
     box = QWidget()
     column = QVBoxLayout(box)
     column.setContentsMargins(0, 0, 0, 0)
-    column.addWidget(label(prompt["text"], bold=True))
+    column.addWidget(label(title, bold=True))
+    return box, column
+
+
+def call_off_form(prompt: dict, board: dict, act: Act) -> QWidget:
+    """FIG-MIS-16: Continue here; each active group's Call off button is in its table row."""
+    box, column = form_column(prompt["text"])
     column.addWidget(label("A called-off group keeps its levels, is immune from now on and "
                            "rolls no bonus dice. Use its Call off button in the table above, "
                            "or go on:", muted=True))
@@ -99,10 +105,7 @@ def call_off_form(prompt: dict, board: dict, act: Act) -> QWidget:
 
 def bonus_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-MIS-19: one bonus roll at a time, or stop the group."""
-    box = QWidget()
-    column = QVBoxLayout(box)
-    column.setContentsMargins(0, 0, 0, 0)
-    column.addWidget(label(prompt["text"], bold=True))
+    box, column = form_column(prompt["text"])
     gid = prompt.get("group")
     group = next((g for g in board.get("groups", []) if g["id"] == gid), None)
     if group is not None:
@@ -123,10 +126,7 @@ def bonus_form(prompt: dict, board: dict, act: Act) -> QWidget:
 
 def mulligan_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-MIS-23: keep the roll, or spend a mulligan to roll it again."""
-    box = QWidget()
-    column = QVBoxLayout(box)
-    column.setContentsMargins(0, 0, 0, 0)
-    column.addWidget(label(prompt["text"], bold=True))
+    box, column = form_column(prompt["text"])
     keep = find(prompt["actions"], verb="keep")
     again = find(prompt["actions"], verb="mulligan")
     buttons = []
@@ -144,10 +144,7 @@ def mulligan_form(prompt: dict, board: dict, act: Act) -> QWidget:
 
 def value_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-CTX-9: a number the rules need and the players have not entered."""
-    box = QWidget()
-    column = QVBoxLayout(box)
-    column.setContentsMargins(0, 0, 0, 0)
-    column.addWidget(label(prompt["text"], bold=True))
+    box, column = form_column(prompt["text"])
     spin = QSpinBox()
     spin.setObjectName("freedom-value")
     spin.setRange(int(prompt["low"]), int(prompt["high"]))
@@ -165,10 +162,7 @@ def value_form(prompt: dict, board: dict, act: Act) -> QWidget:
 
 def choice_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """Any other prompt: one button per answer, labelled by the game."""
-    box = QWidget()
-    column = QVBoxLayout(box)
-    column.setContentsMargins(0, 0, 0, 0)
-    column.addWidget(label(prompt["text"], bold=True))
+    box, column = form_column(prompt["text"])
     actions = prompt["actions"]
     if len(actions) > MAX_BUTTONS:
         column.addWidget(label(f"{len(actions)} answers: choose in the Decision panel.",
@@ -186,11 +180,7 @@ def choice_form(prompt: dict, board: dict, act: Act) -> QWidget:
 def hook_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-HOOK-1: what the prompt shows (the foe's numbers, the group's members with their
     EF and hits), the result built a piece at a time, then the outcome."""
-    box = QWidget()
-    column = QVBoxLayout(box)
-    column.setContentsMargins(0, 0, 0, 0)
-    column.addWidget(label(f"{prompt.get('hook_title', 'Result')}: {prompt['text']}",
-                           bold=True))
+    box, column = form_column(f"{prompt.get('hook_title', 'Result')}: {prompt['text']}")
     actions = prompt["actions"]
     hook = prompt.get("hook")
     facts = prompt.get("facts") or []
