@@ -31,3 +31,26 @@ def drag(qtbot, view, item, target_scene_point):
     QTest.mouseMove(viewport, end_point)
     QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end_point)
     qtbot.wait(20)
+
+
+def window_maker(qtbot, window_class, size=(1600, 1000), before_close=None):
+    """The body of a ``make_window`` fixture (``yield from window_maker(qtbot, Cls)``):
+    ``make()`` opens a shown window of ``size``; at the end of the test every window made
+    closes without asking to save. Not ``qtbot.addWidget``: it would close the window before
+    ``dirty`` is cleared, and the "save first?" question would wait for a click."""
+    made = []
+
+    def make():
+        win = window_class()
+        made.append(win)
+        win.resize(*size)
+        win.show()
+        qtbot.waitExposed(win)
+        return win
+    yield make
+    for win in made:
+        if before_close is not None:
+            before_close(win)
+        win.document.dirty = False
+        win.close()
+        win.deleteLater()

@@ -11,25 +11,12 @@ from PySide6.QtWidgets import QApplication
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.ui.battles.window import BattlesWindow
-from tests.ui.helpers import drag
+from tests.ui.helpers import drag, window_maker
 
 
 @pytest.fixture
 def make_window(qtbot):
-    made = []
-
-    def make():
-        win = BattlesWindow()
-        made.append(win)
-        win.resize(1600, 1000)
-        win.show()
-        qtbot.waitExposed(win)
-        return win
-    yield make
-    for win in made:
-        win.document.dirty = False
-        win.close()
-        win.deleteLater()
+    yield from window_maker(qtbot, BattlesWindow)
 
 
 def start(win, blue="human", red="bot", scenario="civil-war", seed=5):

@@ -13,26 +13,14 @@ from PySide6.QtWidgets import QApplication, QDialog, QLabel, QPushButton, QSpinB
 from struggle_desktop.games import get_game
 from struggle_desktop.ui.freedom import window as window_module
 from struggle_desktop.ui.freedom.window import FreedomWindow
+from tests.ui.helpers import window_maker
 
 LIMIT = 400
 
 
 @pytest.fixture
 def make_window(qtbot):
-    made = []
-
-    def make():
-        win = FreedomWindow()
-        made.append(win)
-        win.resize(1600, 1000)
-        win.show()
-        qtbot.waitExposed(win)
-        return win
-    yield make
-    for win in made:
-        win.document.dirty = False
-        win.close()
-        win.deleteLater()
+    yield from window_maker(qtbot, FreedomWindow)
 
 
 def start(win, scenario="a1", seed=1, options=None):

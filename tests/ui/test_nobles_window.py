@@ -9,28 +9,18 @@ from PySide6.QtWidgets import QApplication
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.ui.nobles.window import NoblesWindow
-from tests.ui.helpers import drag
+from tests.ui.helpers import drag, window_maker
 
 TERRAIN = {"obstacles": 3, "jump_stations": 1, "empty_systems": 1, "stargate_pairs": 1}
 
 
+def pause_program(win) -> None:
+    win.program.paused = True       # no program house moves while the window closes
+
+
 @pytest.fixture
 def make_window(qtbot):
-    made = []
-
-    def make():
-        win = NoblesWindow()
-        made.append(win)
-        win.resize(1600, 1000)
-        win.show()
-        qtbot.waitExposed(win)
-        return win
-    yield make
-    for win in made:
-        win.program.paused = True
-        win.document.dirty = False
-        win.close()
-        win.deleteLater()
+    yield from window_maker(qtbot, NoblesWindow, before_close=pause_program)
 
 
 def start(win, seats=("human", "human"), seed=3, **extra):
