@@ -309,22 +309,23 @@ def local_connections(ctx: Ctx, frame: dict) -> bool:
     return True
 
 
-def creature_attack(ctx: Ctx, frame: dict) -> bool:
-    """FIG-RE-11: see foes.py (FIG-FOE-1)."""
+def hand_over_to(ctx: Ctx, frame: dict, procedure: str) -> bool:
+    """Push ``procedure`` (foes.py) once; the event is done when it has run."""
     if frame["stage"] == 0:
         frame["stage"] = 1
-        ctx.push("creature", rule=frame["rule"], stage="group")
+        ctx.push(procedure, rule=frame["rule"], stage="group")
         return False
     return True
+
+
+def creature_attack(ctx: Ctx, frame: dict) -> bool:
+    """FIG-RE-11: see foes.py (FIG-FOE-1)."""
+    return hand_over_to(ctx, frame, "creature")
 
 
 def irate_locals(ctx: Ctx, frame: dict) -> bool:
     """FIG-RE-12: see foes.py (FIG-LOC-1)."""
-    if frame["stage"] == 0:
-        frame["stage"] = 1
-        ctx.push("locals", rule=frame["rule"], stage="group")
-        return False
-    return True
+    return hand_over_to(ctx, frame, "locals")
 
 
 def possession_found(ctx: Ctx, frame: dict) -> bool:

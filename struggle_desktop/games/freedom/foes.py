@@ -136,6 +136,19 @@ def creature(ctx: Ctx, frame: dict) -> None:
             return
 
 
+def roll_mob(ctx: Ctx, frame: dict, c, g: dict, why: str) -> bool:
+    """Roll the size of the creature's mob (its ``mob_size``, such as d6+1) for group ``g``,
+    then go on to the fight; False while the roll waits for an answer (a mulligan)."""
+    die, plus = dice_spec(c.mob_size)
+    r = ctx.need(frame, "mob", die, c.rule, why,
+                 modifiers=[["mob", plus]] if plus else (), refs=[g["id"]])
+    if r is None:
+        return False
+    frame["count"] = r["result"]
+    frame["stage"] = "fight"
+    return True
+
+
 def apply_creature(ctx: Ctx, frame: dict) -> bool:
     """FIG-FOE-4: the named creature's entry. False while waiting; sets ``stage`` to
     ``fight`` when the players must fight it."""
@@ -146,14 +159,7 @@ def apply_creature(ctx: Ctx, frame: dict) -> bool:
         frame["stage"] = "fight"
         return True
     if key == "mob_combat":
-        die, plus = dice_spec(c.mob_size)
-        r = ctx.need(frame, "mob", die, c.rule, f"{c.name} mob size",
-                     modifiers=[["mob", plus]] if plus else (), refs=[g["id"]])
-        if r is None:
-            return False
-        frame["count"] = r["result"]
-        frame["stage"] = "fight"
-        return True
+        return roll_mob(ctx, frame, c, g, f"{c.name} mob size")
     if key == "seize":
         victim = ctx.pick(frame, "victim", g["members"], c.rule, f"The {c.name} seizes",
                           refs=g["members"])
@@ -225,14 +231,7 @@ def apply_creature(ctx: Ctx, frame: dict) -> bool:
             ctx.note(c.rule, f"Nobody in {g['id']} has intelligence {minimum} or more: the group "
                              f"loses all its bonus rolls (FIG-BDR-10)", refs=[g["id"]])
             return True
-        die, plus = dice_spec(c.mob_size)
-        r = ctx.need(frame, "mob", die, c.rule, f"{c.name}: irate locals",
-                     modifiers=[["mob", plus]] if plus else (), refs=[g["id"]])
-        if r is None:
-            return False
-        frame["count"] = r["result"]
-        frame["stage"] = "fight"
-        return True
+        return roll_mob(ctx, frame, c, g, f"{c.name}: irate locals")
     if key == "virus":
         return virus(ctx, frame, g, c)
     if key == "vrialta":
