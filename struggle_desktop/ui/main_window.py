@@ -346,16 +346,6 @@ class MainWindow(GameWindow):
         if self.playback.active:
             self.playback.finish()
 
-    def show_hint(self) -> None:
-        action = self.document.hint()
-        if action is None:
-            self.show_message("No decision is waiting")
-            return
-        self.decision_dock.show()
-        self.decision_dock.raise_()
-        self.decision_dock.select_action(action)
-        self.show_message(f"Hint: {self.document.describe(action)}")
-
     # ------------------------------------------------------------------ the map's gestures
     def drag_targets(self, piece_id: str) -> dict:
         """Where ``piece_id`` may be dropped now: sector -> the action a drop there performs."""

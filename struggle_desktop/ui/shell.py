@@ -107,6 +107,20 @@ class GameWindow(QMainWindow):
         """Carry out a gesture's action through the document; False if it was refused."""
         raise NotImplementedError
 
+    def show_hint(self) -> None:
+        """Select, in the Decision panel, what the program's own player would do now (Hint,
+        Ctrl+H); every screen has that panel as ``decision_dock``."""
+        action = self.document.hint()
+        if action is None:
+            self.show_message("No decision is waiting for you")
+            return
+        dock = self.decision_dock
+        dock.show()
+        dock.raise_()
+        dock.ensure_widget()
+        dock.select_action(action)
+        self.show_message(f"Hint: {self.document.describe(action)}")
+
     def autopilot_step(self) -> bool:
         """Take one step as a player would, with the program's hint (screenshots, the
         end-to-end test); False when there is nothing to do."""

@@ -405,16 +405,6 @@ class BattlesWindow(GameWindow):
         self.decision_dock.ensure_widget()
         self.decision_dock.filter.setText(chit)
 
-    def show_hint(self) -> None:
-        action = self.document.hint()
-        if action is None:
-            self.show_message("No decision is waiting for you")
-            return
-        self.decision_dock.show()
-        self.decision_dock.raise_()
-        self.decision_dock.select_action(action)
-        self.show_message(f"Hint: {self.document.describe(action)}")
-
     def autopilot_step(self) -> bool:
         """One step as the players would: confirm a hand-over, let the program move, or take
         the hint for the seated player."""

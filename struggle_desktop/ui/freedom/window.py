@@ -301,16 +301,6 @@ class FreedomWindow(GameWindow):
     def perform(self, action: dict) -> bool:
         return self.attempt(action) is None
 
-    def show_hint(self) -> None:
-        action = self.document.hint()
-        if action is None:
-            self.show_message("No decision is waiting for you")
-            return
-        self.decision_dock.show()
-        self.decision_dock.raise_()
-        self.decision_dock.select_action(action)
-        self.show_message(f"Hint: {self.document.describe(action)}")
-
     def copy_summary(self) -> None:
         if not (self.document.board or {}).get("outcome"):
             self.show_message("The summary comes at the end of the Mission phase")

@@ -531,15 +531,6 @@ class NoblesWindow(GameWindow):
             self.selected_ship = None
 
     # ------------------------------------------------------------------ hint and autopilot
-    def show_hint(self) -> None:
-        action = self.document.hint()
-        if action is None:
-            self.show_message("No decision is waiting for you")
-            return
-        self._bring(self.decision_dock)
-        self.decision_dock.select_action(action)
-        self.show_message(f"Hint: {self.document.describe(action)}")
-
     def autopilot_step(self) -> bool:
         """One step as the players would: confirm a hand-over, let the program move, or take
         the hint for the seated house."""
