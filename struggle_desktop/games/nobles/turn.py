@@ -493,8 +493,8 @@ def legal_recruit(ctx: Ctx, pending: dict) -> list[dict]:
 
 @check("recruit")
 def is_legal_recruit(ctx: Ctx, pending: dict, action: dict) -> bool:
-    """The same answer as looking ``action`` up in ``legal_recruit``, looking only at the
-    world named (who has armies there is found without a pass over every world)."""
+    """NH-REC-3..7: the same answer as looking ``action`` up in ``legal_recruit``, looking
+    only at the world named (who has armies there is found without a pass over every world)."""
     if action.get("verb") != "buy":
         return action_in(action, [done()])
     world = action.get("world")
@@ -625,8 +625,9 @@ def legal_move(ctx: Ctx, pending: dict) -> list[dict]:
 
 @check("move")
 def is_legal_move(ctx: Ctx, pending: dict, action: dict) -> bool:
-    """The same answer as looking ``action`` up in ``legal_move``, without listing every
-    ship's loads and jumps (replaying a save checks every move this way)."""
+    """NH-MOV-6, NH-MOV-8: the same answer as looking ``action`` up in ``legal_move``,
+    without listing every ship's loads and jumps (replaying a save checks every move this
+    way)."""
     verb = action.get("verb")
     if verb not in ("load", "unload", "jump"):
         return action_in(action, [done()])
@@ -795,8 +796,9 @@ def legal_noble_action(ctx: Ctx, pending: dict) -> list[dict]:
 
 @check("noble_action")
 def is_legal_noble_action(ctx: Ctx, pending: dict, action: dict) -> bool:
-    """The same answer as looking ``action`` up in ``legal_noble_action``, without listing
-    every target of every actor (sabotage alone lists every enemy unit for each actor)."""
+    """NH-NOB-10: the same answer as looking ``action`` up in ``legal_noble_action``, without
+    listing every target of every actor (sabotage alone lists every enemy unit for each
+    actor)."""
     if action.get("verb") != "act":
         return action_in(action, [done()])
     if action.keys() != {"verb", "actor", "kind", "target"}:
