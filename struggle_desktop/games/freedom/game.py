@@ -287,13 +287,13 @@ class FreedomGame(FlowGame):
         if policy not in self.policies:
             raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
         kind = state.get("kind", "mission-phase")
-        legal = self.legal_actions(state, role)
+        view = self.view(state, role, with_log=False) if kind != "mission-phase" else None
+        legal = view["legal_actions"] if view is not None else self.legal_actions(state, role)
         if not legal:
             raise IllegalAction(f"nothing waits for the {role} player")
         if kind != "mission-phase":
             mode_policy = "random" if policy == "random" else "simple"
-            return mode_module(kind).choose(state, self.view(state, role, with_log=False), role,
-                                            legal, mode_policy, rng)
+            return mode_module(kind).choose(state, view, role, legal, mode_policy, rng)
         if policy == "random":
             return legal[rng.below(len(legal))]
         return simple_choice(self.context(state), state["pending"], legal)
