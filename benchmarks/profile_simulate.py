@@ -6,7 +6,7 @@ automated steps, each broken down by decision kind and by rules procedure.
     python benchmarks/profile_simulate.py [--scenario 4] [--games 10] [--policy bot]
                                           [--sort tottime] [--rows 45] [--split]
 
-Games are played as ``simulate`` plays them (seeds of a batch with ``--seed``, the player's own
+Games are played as ``simulate`` plays them (seeds of a batch with ``--seed``, no log kept, the player's own
 generator, ``Session.perform`` in place). The split's rate is CPU time (``time.process_time``,
 steadier than wall time on a busy machine); its parts are timed with ``time.perf_counter``
 around every call, which itself adds some 10-20% to the total: read the parts as shares.
@@ -35,7 +35,7 @@ def play(game, scenario: str, games: int, seed: int, policy: str) -> int:
     actions = 0
     for k in range(games):
         gseed = game_seed(seed, k)
-        session = Session.new(game, scenario, gseed, {}, record_digests=False)
+        session = Session.new(game, scenario, gseed, {}, record_digests=False, keep_log=False)
         rng = Rng.from_seed(gseed, stream=PLAYER_STREAM)
         while game.outcome(session.state) is None:
             action = game.choose_action(session.state, "imperial", policy, rng)

@@ -147,8 +147,9 @@ def run_one(game: Any, scenario: str, seed: int, k: int, options: dict[str, Any]
     session: Session | None = None
     try:
         # A simulation never saves: no periodic digests (only the final one, below).
+        # Nor does it keep a log nobody will write out (see Session.new).
         session = Session.new(game, scenario, gseed, program_options(game, options),
-                              record_digests=False)
+                              record_digests=False, keep_log=log_dir is not None)
         drive(game, session, policy, gseed)
         state = session.state
         outcome = game.outcome(state) or {}

@@ -32,6 +32,26 @@ Procedure = Callable[["Context", dict], None]
 MAX_STEPS_PER_RUN = 500_000
 
 
+class UnkeptLog(list):
+    """A game log that keeps nothing: ``append`` drops the entry.
+
+    A simulation that writes no log files puts one in ``state["log"]`` of a game whose rules
+    never read their log back (``GameModule.log_is_output_only``). A Struggle game logs some
+    1,800 entries; keeping them costs a quarter of a simulated game's time (memory and the
+    garbage collector's passes over it), and nobody would read them. Entries are still built
+    and returned, so a caller that adds to the entry it logged works unchanged.
+
+    >>> log = UnkeptLog()
+    >>> log.append({"text": "dropped"}); len(log)
+    0
+    """
+
+    __slots__ = ()
+
+    def append(self, entry: Any) -> None:
+        pass
+
+
 class Context:
     """What a rules procedure works with: the state, the generator, logging and the stack.
 

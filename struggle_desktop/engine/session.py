@@ -12,6 +12,7 @@ from typing import Any
 
 from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import SaveError, StruggleError
+from struggle_desktop.engine.flow import UnkeptLog
 from struggle_desktop.engine.game import GameModule
 
 #: A state digest is recorded after every this many actions (and always at the end).
@@ -42,11 +43,17 @@ class Session:
 
     @classmethod
     def new(cls, game: GameModule, scenario: str, seed: int, options: dict | None = None,
-            record_digests: bool = True) -> "Session":
+            record_digests: bool = True, keep_log: bool = True) -> "Session":
         """A new game. ``options`` are recorded as given, so a replay sets up the same game;
         a game whose option may name something outside the save (Freedom's context file)
-        says what to record instead with ``saved_options(scenario, options)``."""
+        says what to record instead with ``saved_options(scenario, options)``.
+
+        ``keep_log=False`` (simulations that write no log) drops the log of a game that
+        declares ``log_is_output_only``: its rules never read the log and its digest leaves
+        the log out, so the game plays exactly the same. Other games keep their log."""
         state = game.setup(scenario, seed, options or {})
+        if not keep_log and getattr(game, "log_is_output_only", False):
+            state["log"] = UnkeptLog()
         state = game.advance(state)
         recorded = dict(options or {})
         saved_options = getattr(game, "saved_options", None)

@@ -94,6 +94,29 @@ def test_random_play_replays_too(game):
     assert report.ok and game.digest(rebuilt.state) == game.digest(session.state)
 
 
+def test_a_session_that_keeps_no_log_plays_the_same_game(game):
+    """A simulation's session (``keep_log=False``) drops Struggle's log, and nothing else
+    changes: the same actions, positions and outcome as with the log kept."""
+    kept = play(Session.new(game, SCENARIO, 7), game, Rng.from_seed(7, stream=99))
+    unkept = play(Session.new(game, SCENARIO, 7, keep_log=False), game,
+                  Rng.from_seed(7, stream=99))
+    assert len(kept.state["log"]) > 100 and len(unkept.state["log"]) == 0
+    assert unkept.actions == kept.actions
+    assert game.digest(unkept.state) == game.digest(kept.state)
+    assert game.outcome(unkept.state) == game.outcome(kept.state)
+
+
+def test_a_game_whose_rules_may_read_the_log_keeps_it():
+    """Only a game that declares its log output-only loses it (Battles' rules write into
+    their latest entry, so its log stays)."""
+    from struggle_desktop.games import get_game
+
+    battles = get_game("battles")
+    assert not getattr(battles, "log_is_output_only", False)
+    session = Session.new(battles, battles.scenarios()[0]["id"], 3, keep_log=False)
+    assert type(session.state["log"]) is list and session.state["log"]
+
+
 def test_digests_are_recorded_periodically_and_at_the_end(finished):
     document = finished.to_document()
     afters = [d["after"] for d in document["digests"]]

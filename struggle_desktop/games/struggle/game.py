@@ -56,6 +56,9 @@ class StruggleGame:
     title = "Struggle for the Galactic Empire"
     roles = ("imperial",)
     rules_version = RULES_VERSION
+    #: The rules never read the log back and ``digest`` leaves it out, so a simulation that
+    #: writes no log may drop it (Session.new, keep_log).
+    log_is_output_only = True
 
     def __init__(self, data: StruggleData | None = None):
         self._data = data
@@ -194,7 +197,9 @@ class StruggleGame:
         ``apply`` need not work the same legality out again. The position is identified by
         its prompt (a new dict at every ask), the units' change counter, the tracks and the
         log's length (the rules and manual adjustments log every change), so a state changed
-        by hand after the choice is checked again; so is an action changed after it."""
+        by hand after the choice is checked again; so is an action changed after it. (A
+        simulation's dropped log has no length to compare, but nothing changes its state
+        by hand.)"""
         self._vouched = (state, state["pending"], Ctx.edits, state["rp"], state["ci2"],
                          len(state["log"]), action, dict(action))
 
