@@ -36,10 +36,11 @@ class UnkeptLog(list):
     """A game log that keeps nothing: ``append`` drops the entry.
 
     A simulation that writes no log files puts one in ``state["log"]`` of a game whose rules
-    never read their log back (``GameModule.log_is_output_only``). A Struggle game logs some
-    1,800 entries; keeping them costs a quarter of a simulated game's time (memory and the
-    garbage collector's passes over it), and nobody would read them. Entries are still built
-    and returned, so a caller that adds to the entry it logged works unchanged.
+    never read their log back (``log_is_output_only``, see Session.new). A Struggle game logs
+    some 1,800 entries: keeping them cost a fifth of a simulated game's time (memory, and
+    the garbage collector's passes over it), building their texts more, and nobody would
+    read them. ``Context.log`` then builds nothing (``keeps_log``); a caller that adds to
+    the entry it logged gets an entry nobody keeps.
 
     >>> log = UnkeptLog()
     >>> log.append({"text": "dropped"}); len(log)
@@ -90,6 +91,13 @@ class Context:
         self.state["pending"] = prompt
 
     # ----------------------------------------------------------------------------- log
+    @property
+    def keeps_log(self) -> bool:
+        """False when the state's log is an ``UnkeptLog``: entries would be dropped, so a rule
+        with a costly text may skip building it (``if ctx.keeps_log: ctx.log(...)``, the
+        idiom of ``logging.Logger.isEnabledFor``). The dice below skip their records."""
+        return self.state["log"].__class__ is not UnkeptLog
+
     def log(
         self,
         rule: str,
@@ -99,9 +107,12 @@ class Context:
         dice: Sequence[dict] = (),
     ) -> dict:
         state = self.state
+        log = state["log"]
+        if log.__class__ is UnkeptLog:
+            return {}   # a caller may still add to its entry: it gets one nobody keeps
         entry = {"turn": state["turn"], "phase": state["phase"], "rule": rule, "kind": kind,
                  "text": text, "refs": list(refs), "dice": list(dice)}
-        state["log"].append(entry)
+        log.append(entry)
         return entry
 
     # ----------------------------------------------------------------------------- dice
@@ -128,12 +139,15 @@ class Context:
             raise ValueError(f"unknown die {die!r}")
         if not modifiers and (zero_as is None or face != 0):
             # The usual roll: no modifiers, the face read as it is (the same entry as below).
-            self.log(rule, "roll", f"{why}: {die} {face}", refs=refs,
-                     dice=({"die": die, "face": face, "modifiers": [], "result": face},))
+            if self.keeps_log:
+                self.log(rule, "roll", f"{why}: {die} {face}", refs=refs,
+                         dice=({"die": die, "face": face, "modifiers": [], "result": face},))
             return face
         value = zero_as if (zero_as is not None and face == 0) else face
         mods = [[label, amount] for label, amount in modifiers if amount]
         result = value + sum(amount for _, amount in mods)
+        if not self.keeps_log:
+            return result
         record = {"die": die, "face": face, "modifiers": mods, "result": result}
         if value != face:
             record["read_as"] = value
@@ -152,14 +166,15 @@ class Context:
         if n == 1:
             return items[0]
         k = self.rng.below(n)
-        self.log(rule, "draw", f"{why}: {k + 1} of {n}", refs=refs,
-                 dice=[{"die": f"pick{n}", "face": k + 1, "modifiers": [], "result": k + 1}])
+        if self.keeps_log:
+            self.log(rule, "draw", f"{why}: {k + 1} of {n}", refs=refs,
+                     dice=[{"die": f"pick{n}", "face": k + 1, "modifiers": [], "result": k + 1}])
         return items[k]
 
     def roll_d6s(self, n: int, rule: str, why: str, refs: Sequence[Any] = ()) -> list[int]:
         """``n`` d6 rolled one after another and logged as one entry (none if ``n`` is 0)."""
         faces = [self.rng.d6() for _ in range(n)]
-        if faces:
+        if faces and self.keeps_log:
             self.log(rule, "roll", f"{why}: {', '.join(map(str, faces))}", refs=refs,
                      dice=[{"die": "d6", "face": f, "modifiers": [], "result": f} for f in faces])
         return faces
@@ -170,8 +185,9 @@ class Context:
         if k <= 1:
             return 0
         face = self.rng.below(k) + 1
-        self.log(rule, "draw", f"{why}: {face} of {k}", refs=refs,
-                 dice=[{"die": f"d{k}", "face": face, "modifiers": [], "result": face}])
+        if self.keeps_log:
+            self.log(rule, "draw", f"{why}: {face} of {k}", refs=refs,
+                     dice=[{"die": f"d{k}", "face": face, "modifiers": [], "result": face}])
         return face - 1
 
 

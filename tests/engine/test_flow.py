@@ -14,7 +14,7 @@ import pytest
 
 from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import RunawayError
-from struggle_desktop.engine.flow import MAX_STEPS_PER_RUN, Context, answer, run
+from struggle_desktop.engine.flow import MAX_STEPS_PER_RUN, Context, UnkeptLog, answer, run
 from struggle_desktop.engine.rng import Rng
 
 
@@ -192,3 +192,26 @@ def test_pick_is_one_uniform_draw_logged_as_k_of_n():
 def test_state_stays_plain_json():
     state = play(new_state({"proc": "counter", "n": 0, "limit": 3}), [{"verb": "go"}] * 3)
     assert json.loads(json.dumps(state)) == state == clone(state)
+
+
+def test_an_unkept_log_changes_no_die():
+    """A state whose log is an UnkeptLog (a simulation writing no log) keeps no entry, and
+    every kind of die gives the very results it gives with the log kept."""
+    def throws(ctx: Context) -> list:
+        return [ctx.roll("d10", "DEMO-1", "plain"),
+                ctx.roll("d10", "DEMO-1", "modified", modifiers=[("leader", 2), ("none", 0)]),
+                ctx.roll("d10", "DEMO-1", "zero read as ten", zero_as=10),
+                ctx.roll("d6", "DEMO-1", "d6"), ctx.roll("d66", "DEMO-1", "d66"),
+                ctx.pick(["a", "b", "c"], "DEMO-1", "pick"),
+                ctx.roll_d6s(3, "DEMO-1", "three"), ctx.draw_index(5, "DEMO-1", "of five")]
+
+    kept, unkept = new_state(), new_state()
+    unkept["log"] = UnkeptLog()
+    kept_ctx, unkept_ctx = Context(kept, {}), Context(unkept, {})
+    assert kept_ctx.keeps_log and not unkept_ctx.keeps_log
+    for _ in range(30):   # enough throws for faces of 0 and modified results
+        assert throws(unkept_ctx) == throws(kept_ctx)
+    assert unkept_ctx.log("DEMO-1", "note", "dropped") == {}
+    kept_ctx.close(), unkept_ctx.close()
+    assert unkept["log"] == [] and len(kept["log"]) == 30 * 8
+    assert unkept["rng"] == kept["rng"]

@@ -104,8 +104,9 @@ def move_units(ctx: Ctx, units: list[str], to: int, rule: str, why: str) -> None
         return
     for uid in units:
         ctx.set_loc(uid, to)
-    ctx.log(rule, "move", f"{why}: {len(units)} unit(s) move from {fmt_sector(frm)} to "
-            f"{fmt_sector(to)}", refs=[sector_ref(frm), sector_ref(to)] + units)
+    if ctx.keeps_log:
+        ctx.log(rule, "move", f"{why}: {len(units)} unit(s) move from {fmt_sector(frm)} to "
+                f"{fmt_sector(to)}", refs=[sector_ref(frm), sector_ref(to)] + units)
     ctx.checks()
 
 
@@ -114,13 +115,17 @@ def act(ctx: Ctx, actor: dict) -> None:
     units = actor_units(ctx, actor)
     if not units:
         return
-    name = actor_name(ctx, actor)
+    # Every force acts every turn: its name is worked out only for a log that is kept.
+    logged = ctx.keeps_log
+    name = actor_name(ctx, actor) if logged else ""
     column = COLUMN[actor["kind"]]
     face = ctx.roll("d10", "SGE-OPS-3", f"{name}: Chaos Operations Table ({column})",
-                    refs=[sector_ref(ctx.units[units[0]]["loc"])])
+                    refs=[sector_ref(ctx.units[units[0]]["loc"])] if logged else ())
     entry = ctx.data["chaos_operations"]["results"][column][face]
     op, attack = entry["op"], entry["attack"]
-    ctx.log("SGE-OPS-4", "ops", f"{name}: {op.replace('_', ' ')}" + (" and attack" if attack else ""))
+    if logged:
+        ctx.log("SGE-OPS-4", "ops", f"{name}: {op.replace('_', ' ')}"
+                + (" and attack" if attack else ""))
     if op == "attrition":
         # SGE-OPS-15: one unit lost, no move, no attack.
         victim = ctx.pick(sorted(units), "SGE-OPS-15", f"{name}: attrition victim")

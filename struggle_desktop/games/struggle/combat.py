@@ -381,17 +381,20 @@ def resolve(ctx: Ctx, n: int, attacker: str, kind: str, rule: str) -> dict:
         odds = imperial_odds(ctx, n, kind)   # most often those the bot worked out
     else:
         odds = compute_odds(ctx, n, attacker, kind)
-    who = "the Empire" if attacker == "imp" else (
-        "the Rebels" if is_rebels(attacker) else ctx.force_name(attacker))
-    ctx.log("SGE-CMB-6", "combat",
-            f"{KIND_NAMES[kind].capitalize()} attack by {who} in {fmt_sector(n)}: "
-            f"{odds.attack} against {odds.defence}, differential {odds.differential:+d}",
-            refs=[sector_ref(n)])
+    logged = ctx.keeps_log
+    if logged:
+        who = "the Empire" if attacker == "imp" else (
+            "the Rebels" if is_rebels(attacker) else ctx.force_name(attacker))
+        ctx.log("SGE-CMB-6", "combat",
+                f"{KIND_NAMES[kind].capitalize()} attack by {who} in {fmt_sector(n)}: "
+                f"{odds.attack} against {odds.defence}, differential {odds.differential:+d}",
+                refs=[sector_ref(n)])
     roll = ctx.roll("d10", "SGE-CMB-7", "Combat die", modifiers=odds.modifiers,
-                    refs=[sector_ref(n)])
+                    refs=[sector_ref(n)] if logged else ())
     result = result_for(ctx, odds.column, roll)
-    ctx.log("SGE-CMB-8", "combat", f"Combat result in {fmt_sector(n)}: "
-            + ("no effect" if result == "-" else result), refs=[sector_ref(n)])
+    if logged:
+        ctx.log("SGE-CMB-8", "combat", f"Combat result in {fmt_sector(n)}: "
+                + ("no effect" if result == "-" else result), refs=[sector_ref(n)])
     ctx.state["stats"]["combats"] += 1
     # Nothing has changed since the odds were worked out: their victims are this result's.
     struck = apply_result(ctx, n, attacker, kind, result, "SGE-CMB-9",

@@ -217,8 +217,9 @@ class Ctx(Context):
                 capped = " (turn-1 cap 95)"
         new = max(0, new)                        # SGE-CI-1
         self.state["ci2"] = new
-        self.log(rule, "ci", f"Chaos Index {fmt_ci(old)} -> {fmt_ci(new)}: {cause} "
-                 f"(raw {raw:+d}, {mult}){capped}", refs=list(refs))
+        if self.keeps_log:
+            self.log(rule, "ci", f"Chaos Index {fmt_ci(old)} -> {fmt_ci(new)}: {cause} "
+                     f"(raw {raw:+d}, {mult}){capped}", refs=list(refs))
         self.state["stats"]["ci_changes"] += 1
         if new >= self.data["ci_track"]["collapse_at"] * 2:   # SGE-VIC-3
             self.end_game("collapse", "SGE-VIC-3")
@@ -228,7 +229,7 @@ class Ctx(Context):
         old = self.state["rp"]
         new = max(0, old + delta)
         self.state["rp"] = new
-        if new != old:
+        if new != old and self.keeps_log:
             self.log(rule, "rp", f"Resource Points {old} -> {new}: {cause}")
         return new - old
 
@@ -374,7 +375,7 @@ class Ctx(Context):
             if force is not None:
                 self._by_force.setdefault(force, []).append(uid)
         self._edited()
-        if loc is not None:
+        if loc is not None and self.keeps_log:
             owner = "Imperial" if side == IMP else ("Rebel" if force is None else f"force {force}")
             self.log(rule, "place", f"{uid} ({owner}) placed in {fmt_sector(loc)}"
                      + (f": {why}" if why else ""), refs=[uid, sector_ref(loc)])
@@ -398,8 +399,9 @@ class Ctx(Context):
         free.append(uid)
         free.sort(key=_counter_order)
         loc = u["loc"]
-        self.log(rule, "eliminate", f"{uid} eliminated in {fmt_sector(loc)}: {why}",
-                 refs=[uid, sector_ref(loc)] if loc else [uid])
+        if self.keeps_log:
+            self.log(rule, "eliminate", f"{uid} eliminated in {fmt_sector(loc)}: {why}",
+                     refs=[uid, sector_ref(loc)] if loc else [uid])
         if combat == "mil":   # SGE-CI-2, SGE-CI-3: by the losing unit's side
             key = "imperial_mobile_eliminated" if u["side"] == IMP else "chaos_mobile_eliminated"
             self.change_ci(self.data["ci_changes"]["combat"][key], f"{uid} eliminated in combat",
@@ -422,10 +424,11 @@ class Ctx(Context):
             leader = u["leader"]
             u["leader"] = None
             self._lose_imperial_leader(leader, uid, "its unit changed side")
-        owner = ("Imperial" if u["side"] == IMP else
-                 ("a Rebel" if force is None else f"part of force {force}"))
-        self.log(rule, "convert", f"{uid} in {fmt_sector(u['loc'])} changes side and is now {owner}: {why}",
-                 refs=[uid, sector_ref(u["loc"])])
+        if self.keeps_log:
+            owner = ("Imperial" if u["side"] == IMP else
+                     ("a Rebel" if force is None else f"part of force {force}"))
+            self.log(rule, "convert", f"{uid} in {fmt_sector(u['loc'])} changes side and is now "
+                     f"{owner}: {why}", refs=[uid, sector_ref(u["loc"])])
         if combat == "morph":
             key = "imperial_mobile_converted" if old_side == IMP else "chaos_mobile_converted"
             self.change_ci(self.data["ci_changes"]["combat"][key], f"{uid} converted in combat",
@@ -461,10 +464,11 @@ class Ctx(Context):
             pool.remove(counter)
         s = {"id": counter, "side": side, "ie": ie, "irs": False}
         self.systems[str(n)] = s
-        mil, morph, rv = self.data.system_counters[counter]
-        self.log(rule, "place", f"{'Imperial' if side == IMP else 'Chaos'} system unit {counter} "
-                 f"({mil}-{morph}, RV {rv}) placed in {fmt_sector(n)}" + (f": {why}" if why else ""),
-                 refs=[sector_ref(n)])
+        if self.keeps_log:
+            mil, morph, rv = self.data.system_counters[counter]
+            self.log(rule, "place", f"{'Imperial' if side == IMP else 'Chaos'} system unit "
+                     f"{counter} ({mil}-{morph}, RV {rv}) placed in {fmt_sector(n)}"
+                     + (f": {why}" if why else ""), refs=[sector_ref(n)])
         if ie is not None:
             self.add_ie_sector(ie, n)
         return s
@@ -497,9 +501,9 @@ class Ctx(Context):
         if s.get("irs"):
             s["irs"] = False
             self.log("SGE-IRS-3", "note", f"The Increased Resources marker in {fmt_sector(n)} is removed")
-        self.log(rule, "convert", f"System unit in {fmt_sector(n)} changes side and is now "
-                 f"{owner_words(s['side'], ie)}: {why}",
-                 refs=[sector_ref(n)])
+        if self.keeps_log:
+            self.log(rule, "convert", f"System unit in {fmt_sector(n)} changes side and is now "
+                     f"{owner_words(s['side'], ie)}: {why}", refs=[sector_ref(n)])
         if combat == "morph":
             c = self.data["ci_changes"]["combat"]
             side = "imperial" if old_side == IMP else "chaos"

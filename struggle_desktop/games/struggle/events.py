@@ -260,9 +260,11 @@ def draw_marker(ctx: Ctx, skip: list[str], substitute: bool = False) -> str | No
     k = ctx.rng.below(len(candidates))
     m = pool.pop(candidates[k])
     st["stats"]["events"] += 1
-    ctx.log("SGE-POOL-2", "draw", f"{'Substitute drawn' if substitute else 'Drawn'} from the pool "
-            f"({k + 1} of {len(candidates)}): {name_of(ctx, m)}", refs=[m],
-            dice=[{"die": f"pick{len(candidates)}", "face": k + 1, "modifiers": [], "result": k + 1}])
+    if ctx.keeps_log:
+        ctx.log("SGE-POOL-2", "draw", f"{'Substitute drawn' if substitute else 'Drawn'} from the "
+                f"pool ({k + 1} of {len(candidates)}): {name_of(ctx, m)}", refs=[m],
+                dice=[{"die": f"pick{len(candidates)}", "face": k + 1, "modifiers": [],
+                       "result": k + 1}])
     return m
 
 

@@ -534,8 +534,9 @@ def _move_unit(ctx: Ctx, uid: str, to: int, cost: int) -> None:
     u = ctx.units[uid]
     used = _flag(ctx, "ma_used")
     used[uid] = used.get(uid, 0) + cost
-    ctx.log("SGE-SEQ-12", "move", f"{uid} moves {fmt_sector(u['loc'])} -> {fmt_sector(to)} "
-            f"({cost} MA)", refs=[uid, sector_ref(u["loc"]), sector_ref(to)])
+    if ctx.keeps_log:
+        ctx.log("SGE-SEQ-12", "move", f"{uid} moves {fmt_sector(u['loc'])} -> {fmt_sector(to)} "
+                f"({cost} MA)", refs=[uid, sector_ref(u["loc"]), sector_ref(to)])
     ctx.set_loc(uid, to)
 
 
