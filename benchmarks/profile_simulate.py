@@ -6,8 +6,8 @@ automated steps, each broken down by decision kind and by rules procedure.
     python benchmarks/profile_simulate.py [--scenario 4] [--games 10] [--policy bot]
                                           [--sort tottime] [--rows 45] [--split]
 
-Games are played as ``simulate`` plays them (seeds of a batch with ``--seed``, no log kept, the player's own
-generator, ``Session.perform`` in place). The split's rate is CPU time (``time.process_time``,
+Games are played as ``simulate`` plays them (seeds of a batch with ``--seed``, no log kept, the
+player's own generator, ``Session.perform`` in place). The split's rate is CPU time (``time.process_time``,
 steadier than wall time on a busy machine); its parts are timed with ``time.perf_counter``
 around every call, which itself adds some 10-20% to the total: read the parts as shares.
 """
