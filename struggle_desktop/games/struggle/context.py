@@ -625,9 +625,12 @@ class Ctx(Context):
         forces = st["forces"]
         if forces:
             self._index()
-            alive = self._by_force
-            for fid in [f for f in forces if f not in alive]:
-                self.end_force(fid, "it has no mobile units left")
+            # Set difference first (in C): it is almost always empty. Forces end in the
+            # order of ``forces``.
+            if forces.keys() - self._by_force.keys():
+                alive = self._by_force
+                for fid in [f for f in forces if f not in alive]:
+                    self.end_force(fid, "it has no mobile units left")
         # 6. An IE without its home system dissolves.
         ies = st["ies"]
         if ies:
@@ -640,18 +643,14 @@ class Ctx(Context):
         if st["institutes"]:
             limit = self.data["event_values"]["institute_return_strength"]
             for inst in list(st["institutes"]):
-                totals: dict[str, list[int]] = {}
+                # Each Chaos force there, and the Rebels as one: (mil, morph) attack strength.
+                totals: dict[str | None, list[int]] = {None: [0, 0]}
                 for uid in self._index().get(inst["loc"], ()):
                     u = self.units[uid]
-                    if u["side"] == CHAOS and u["force"] is not None:
+                    if u["side"] == CHAOS:
                         t = totals.setdefault(u["force"], [0, 0])
                         t[0] += self.factor(uid, "mil", defending=False)
                         t[1] += self.factor(uid, "morph", defending=False)
-                rebels = [0, 0]
-                for uid in self.rebels_at(inst["loc"]):
-                    rebels[0] += self.factor(uid, "mil", defending=False)
-                    rebels[1] += self.factor(uid, "morph", defending=False)
-                totals["rebels"] = rebels
                 if any(max(t) >= limit for t in totals.values()):
                     st["institutes"].remove(inst)
                     st["pool"].append("INSTITUTE")
