@@ -508,11 +508,13 @@ def conquer(ctx: Ctx, ie: int) -> None:
     if main is None:
         return
     n = ctx.force_location(main)
-    if n is None or n not in conquest_sectors(ctx, ie):
+    # n in conquest_sectors, asked of n alone: in no IE, next to one of this IE's sectors.
+    if (n is None or ctx.ie_of_sector(n) is not None
+            or not any(m in ctx.state["ies"][str(ie)]["sectors"] for m in ctx.galaxy.neighbours[n])):
         return
-    for u in ctx.units.values():
-        if u["loc"] != n:
-            continue
+    units = ctx.units
+    for uid in ctx.mobile_at(n):
+        u = units[uid]
         if u["side"] == IMP:
             return
         if u["force"] is not None and u["force"] != main:
