@@ -456,12 +456,11 @@ def nearest_threatened(ctx: Ctx, ie: int, here: int) -> int | None:
     if rec is None:
         return None
     dist = ctx.galaxy.dist[here]
-    found = [n for n in rec["sectors"] if threatened(ctx, ie, n)]
-    if not found:
-        return None
-    if here in found:
-        return here
-    return min(found, key=lambda n: (dist[n], n))
+    # Nearest first (here, at distance 0, before any other): the first threatened one wins.
+    for n in sorted(rec["sectors"], key=lambda n: (dist[n], n)):
+        if threatened(ctx, ie, n):
+            return n
+    return None
 
 
 def conquest_sectors(ctx: Ctx, ie: int) -> set[int]:
