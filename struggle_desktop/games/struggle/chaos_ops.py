@@ -456,12 +456,11 @@ def nearest_threatened(ctx: Ctx, ie: int, here: int) -> int | None:
     if rec is None:
         return None
     dist = ctx.galaxy.dist[here]
-    found = [n for n in rec["sectors"] if threatened(ctx, ie, n)]
-    if not found:
-        return None
-    if here in found:
-        return here
-    return min(found, key=lambda n: (dist[n], n))
+    # Nearest first (here, at distance 0, before any other): the first threatened one wins.
+    for n in sorted(rec["sectors"], key=lambda n: (dist[n], n)):
+        if threatened(ctx, ie, n):
+            return n
+    return None
 
 
 def conquest_sectors(ctx: Ctx, ie: int) -> set[int]:
@@ -508,11 +507,13 @@ def conquer(ctx: Ctx, ie: int) -> None:
     if main is None:
         return
     n = ctx.force_location(main)
-    if n is None or n not in conquest_sectors(ctx, ie):
+    # n in conquest_sectors, asked of n alone: in no IE, next to one of this IE's sectors.
+    if (n is None or ctx.ie_of_sector(n) is not None
+            or not any(m in ctx.state["ies"][str(ie)]["sectors"] for m in ctx.galaxy.neighbours[n])):
         return
-    for u in ctx.units.values():
-        if u["loc"] != n:
-            continue
+    units = ctx.units
+    for uid in ctx.mobile_at(n):
+        u = units[uid]
         if u["side"] == IMP:
             return
         if u["force"] is not None and u["force"] != main:

@@ -492,16 +492,15 @@ def alliance_choices(ctx: Ctx) -> list[dict]:
     no Chaos Operations) and every group of Rebels, by sector."""
     out: list[dict] = []
     forces = ctx.state["forces"]
-    for n in sorted({u["loc"] for u in ctx.units.values() if u["side"] == CHAOS and u["loc"] is not None}):
-        here = sorted({u["force"] for u in ctx.units.values()
-                       if u["loc"] == n and u["side"] == CHAOS and u["force"] is not None},
-                      key=lambda fid: forces[fid]["seq"])
-        for fid in here:
+    units = ctx.units
+    for n in sorted({u["loc"] for u in units.values() if u["side"] == CHAOS and u["loc"] is not None}):
+        present = {units[uid]["force"] for uid in ctx.chaos_mobile_at(n)}   # None: Rebels
+        for fid in sorted(present - {None}, key=lambda fid: forces[fid]["seq"]):
             f = forces[fid]
             if f.get("detachment"):
                 continue
             out.append({"verb": "alliance", "sector": n, "kind": ALLIANCE_KIND[f["kind"]], "force": fid})
-        if ctx.rebels_at(n):
+        if None in present:
             out.append({"verb": "alliance", "sector": n, "kind": "rebel", "force": None})
     return out
 
