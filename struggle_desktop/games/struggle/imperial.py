@@ -621,10 +621,17 @@ def _attack_candidates(ctx: Ctx):
     """(sector, type) pairs worth asking the combat module about: only sectors on the map
     holding both Imperial mobile units and Chaos units (it refuses all others)."""
     found = []
+    # ctx.mobile_count and ctx.system_at, written out: asked at every step of Phase 11 and
+    # at every combat decision of the bot.
+    at = ctx._index()
+    systems = ctx.systems
     for n, imperial in sorted(ctx.imperial_mobile_sectors().items()):
-        s = ctx.system_at(n)
-        if ctx.mobile_count(n) > imperial or (s is not None and s["side"] == CHAOS):
+        if len(at[n]) > imperial:
             found.append(n)
+        else:
+            s = systems.get(str(n))
+            if s is not None and s["side"] == CHAOS:
+                found.append(n)
     for n in found:
         for kind in COMBAT_KINDS:
             yield n, kind
