@@ -202,17 +202,22 @@ class Bot:
 
 
 class SectorIndex:
-    """Who is where, split by side, and the Chaos strength per sector (computed on demand),
-    for the bot's many per-sector questions."""
+    """The Chaos mobile units of each sector that holds any, and their strength (computed on
+    demand), for the bot's many per-sector questions."""
 
     def __init__(self, ctx: Ctx):
         self.ctx = ctx
-        self.imperial: dict[int, list[str]] = {}
         self.chaos: dict[int, list[str]] = {}
         units = ctx.units
+        # The index counts the Imperial units of each sector: most sectors hold units of one
+        # side only, and need no look at their units.
+        imperial = ctx.imperial_mobile_sectors()
         for n, uids in ctx._index().items():
-            for uid in uids:
-                (self.imperial if units[uid]["side"] == IMP else self.chaos).setdefault(n, []).append(uid)
+            k = imperial.get(n, 0)
+            if not k:
+                self.chaos[n] = list(uids)
+            elif k < len(uids):
+                self.chaos[n] = [uid for uid in uids if units[uid]["side"] != IMP]
         self._strength: dict[int, tuple[int, int]] = {}
 
     def _chaos_factors(self, n: int) -> tuple[int, int]:
