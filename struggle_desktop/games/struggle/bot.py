@@ -373,16 +373,22 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
     rp = st["rp"]
     types = ctx.data.unit_types
     # Imperial units by type, with one of each: a unit's upkeep and factors are its type's.
+    # Every unit stands on the map once set-up is over (setup.placement_left), so the index's
+    # sectors with Imperial units hold them all.
     counts: dict[str, int] = {}
     sample: dict[str, str] = {}
-    for uid, u in ctx.units.items():
-        if u["side"] == IMP:
-            code = u["type"]
-            if code in counts:
-                counts[code] += 1
-            else:
-                counts[code] = 1
-                sample[code] = uid
+    units = ctx.units
+    at = ctx._index()
+    for n in ctx.imperial_mobile_sectors():
+        for uid in at[n]:
+            u = units[uid]
+            if u["side"] == IMP:
+                code = u["type"]
+                if code in counts:
+                    counts[code] += 1
+                else:
+                    counts[code] = 1
+                    sample[code] = uid
     upkeep = sum(types[code].upkeep * count for code, count in counts.items())
     counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
     income = 0
