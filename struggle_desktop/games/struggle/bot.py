@@ -19,8 +19,8 @@ from typing import Callable
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
 from struggle_desktop.games.struggle.combat import imperial_odds, odds_inputs
-from struggle_desktop.games.struggle.imperial import (_slots_left, attack_options, extropy_cost,
-                                                      stack_costs, unit_type_reason)
+from struggle_desktop.games.struggle.imperial import (_slots_left, attack_options, costs_from,
+                                                      extropy_cost, unit_type_reason)
 
 HARMFUL = {"REBELLION", "USURPER", "IE-ARISES", "INVADERS", "MUTANT", "SMASH", "TECH-COLLAPSE",
            "ATTRITION", "REFORMS", "TROOPS-PAY", "WEB-RAIDERS", "PARANOIA", "ELITES",
@@ -438,7 +438,8 @@ def _movement(bot: Bot, p: dict) -> dict | None:
 
     Targets are Chaos-held sectors, scored by what they are worth (systems most) against
     their morph strength. Each Imperial stack outside a target goes, as a stack, to the best
-    target its slowest unit can reach; the two first units in the Core stay as its guard.
+    target its unit with the most MA left can reach; the two first units in the Core stay as
+    its guard.
     Stacks move in sector order, one move_stack per decision (a stack move is always legal:
     its target comes from the same costs the rules check).
     """
@@ -462,20 +463,20 @@ def _movement(bot: Bot, p: dict) -> dict | None:
             continue
         # Movement changes neither the targets nor where a stack can go, so a stack's choice
         # holds until its own units move or spend MA (the MA left: imperial.ma_left).
-        key = (n, tuple(uids),
-               tuple(types[units[uid]["type"]].ma - ma_used.get(uid, 0) for uid in uids))
+        ma = tuple(types[units[uid]["type"]].ma - ma_used.get(uid, 0) for uid in uids)
+        key = (n, tuple(uids), ma)
         if key not in choices:
-            choices[key] = stack_target(ctx, n, targets)
+            choices[key] = stack_target(ctx, n, max(ma), targets)
         if choices[key] is not None:
-            # Legal by construction: the target is among stack_costs(ctx, n), the costs
-            # within the largest MA left in the stack, which is what move_reason checks.
+            # Legal by construction: the target is among the costs within the largest MA
+            # left in the stack, those of stack_costs(ctx, n), which is what move_reason checks.
             return bot.sure({"verb": "move_stack", "from": n, "to": choices[key]})
     return bot.sure({"verb": "done"})
 
 
-def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
-    """Chaos-held sectors -> (worth, morph defence). The Empire's moves do not change them,
-    so they are worked out once per movement phase."""
+def movement_targets(bot: Bot) -> dict[int, float]:
+    """Chaos-held sectors -> their worth per morph defence, best first. The Empire's moves
+    do not change them, so they are worked out once per movement phase."""
     notes = bot.phase_notes()
     if "targets" not in notes:
         ctx = bot.ctx
@@ -493,21 +494,24 @@ def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
             s = ctx.system_at(m)
             if s is not None and s["side"] == CHAOS:
                 defence += ctx.system_values(s)[1]
-            targets[m] = (w, defence)
-        notes["targets"] = targets
+            targets[m] = w / (1 + defence)
+        notes["targets"] = dict(sorted(targets.items(), key=lambda target: -target[1]))
     return notes["targets"]
 
 
-def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int | None:
-    """The best target the stack in n can reach: most worth per defence, then nearest, then
-    the lowest number."""
-    _uids, costs = stack_costs(ctx, n)
+def stack_target(ctx: Ctx, n: int, ma: int, targets: dict[int, float]) -> int | None:
+    """The best target (of ``movement_targets``, best first) that a stack in n whose largest
+    MA left is ``ma`` can reach: most worth per defence, then nearest, then the lowest
+    number."""
+    costs = costs_from(ctx, n, ma)
     best = None
-    for m, target in targets.items():   # keys are unique (they hold m): order is no matter
+    for m, ratio in targets.items():
+        if best is not None and ratio < best[0][0]:
+            break   # no target further on is worth as much
         cost = costs.get(m)
         if cost is None:
             continue
-        key = (target[0] / (1 + target[1]), -cost, -m)
+        key = (ratio, -cost, -m)
         if best is None or key > best[0]:
             best = (key, m)
     return None if best is None else best[1]
