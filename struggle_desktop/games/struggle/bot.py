@@ -218,24 +218,18 @@ class SectorIndex:
                 self.chaos[n] = list(uids)
             elif k < len(uids):
                 self.chaos[n] = [uid for uid in uids if units[uid]["side"] != IMP]
-        self._strength: dict[int, tuple[int, int]] = {}
-
-    def _chaos_factors(self, n: int) -> tuple[int, int]:
-        """(mil + morph, morph) of the Chaos mobile units in n."""
-        found = self._strength.get(n)
-        if found is None:
-            total = self.ctx.factor_total
-            uids = self.chaos.get(n, ())
-            morph = total(uids, "morph")
-            found = (total(uids, "mil") + morph, morph)
-            self._strength[n] = found
-        return found
+        self._strength: dict[int, int] = {}
 
     def chaos_strength(self, n: int) -> int:
-        return self._chaos_factors(n)[0] if n in self.chaos else 0
-
-    def chaos_morph(self, n: int) -> int:
-        return self._chaos_factors(n)[1] if n in self.chaos else 0
+        """Military + morph of the Chaos mobile units in n."""
+        found = self._strength.get(n)
+        if found is None:
+            uids = self.chaos.get(n)
+            if uids is None:
+                return 0
+            total = self.ctx.factor_total
+            found = self._strength[n] = total(uids, "mil") + total(uids, "morph")
+        return found
 
 
 # ====================================================================== set-up and events
@@ -480,21 +474,20 @@ def movement_targets(bot: Bot) -> dict[int, float]:
     notes = bot.phase_notes()
     if "targets" not in notes:
         ctx = bot.ctx
-        index = bot.index
         worth: dict[int, int] = {}
-        counters = ctx.data.system_counters   # ctx.effective_rv, written out
+        defence: dict[int, int] = {}
+        counters = ctx.data.system_counters   # ctx.system_values and effective_rv, written out
         for key, s in ctx.systems.items():
             if s["side"] == CHAOS:
-                worth[int(key)] = 3 + 2 * (counters[s["id"]][2] + (1 if s.get("irs") else 0))
-        for n, uids in index.chaos.items():
+                n = int(key)
+                _mil, morph, rv = counters[s["id"]]
+                worth[n] = 3 + 2 * (rv + (1 if s.get("irs") else 0))
+                defence[n] = morph
+        total = ctx.factor_total
+        for n, uids in bot.index.chaos.items():
             worth[n] = worth.get(n, 0) + len(uids)
-        targets = {}
-        for m, w in worth.items():
-            defence = index.chaos_morph(m)
-            s = ctx.system_at(m)
-            if s is not None and s["side"] == CHAOS:
-                defence += ctx.system_values(s)[1]
-            targets[m] = w / (1 + defence)
+            defence[n] = defence.get(n, 0) + total(uids, "morph")
+        targets = {m: w / (1 + defence[m]) for m, w in worth.items()}
         notes["targets"] = dict(sorted(targets.items(), key=lambda target: -target[1]))
     return notes["targets"]
 
