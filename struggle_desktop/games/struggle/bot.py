@@ -366,6 +366,7 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
     st = ctx.state
     rp = st["rp"]
     types = ctx.data.unit_types
+    options = st["options"]
     # Imperial units by type, with one of each: a unit's upkeep and factors are its type's.
     # Every unit stands on the map once set-up is over (setup.placement_left), so the index's
     # sectors with Imperial units hold them all.
@@ -384,14 +385,19 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
                     counts[code] = 1
                     sample[code] = uid
     upkeep = sum(types[code].upkeep * count for code, count in counts.items())
-    counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
-    income = 0
-    for s in ctx.systems.values():
-        if s["side"] == IMP:
-            income += counters[s["id"]][2] + (1 if s.get("irs") else 0)
+    # Purchases leave the systems alone, but for Increased Resources markers: without their
+    # optional rule, one sum of the Imperial systems' RV a phase.
+    notes = bot.phase_notes()
+    income = notes.get("income")
+    if income is None or options.get("increased_resources"):
+        counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
+        income = 0
+        for s in ctx.systems.values():
+            if s["side"] == IMP:
+                income += counters[s["id"]][2] + (1 if s.get("irs") else 0)
+        notes["income"] = income
     reserve = max(0, upkeep - income) + 2
     prices = ctx.data["markers"]["prices"]
-    options = st["options"]
     if options.get("illumination"):
         if st["available"].get("repression", 0) < 2 and rp >= prices["repression_per_rp"] + reserve:
             action = {"verb": "buy_marker", "marker": "repression"}
@@ -404,7 +410,6 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
                 return action
     spend = rp - reserve
     # Purchases change neither the Chaos units nor the Imperial systems: one frontier a phase.
-    notes = bot.phase_notes()
     if "front" not in notes:
         notes["front"] = bot.frontier() or ctx.imperial_system_sectors()
     front = notes["front"]
