@@ -19,8 +19,8 @@ from typing import Callable
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
 from struggle_desktop.games.struggle.combat import imperial_odds, odds_inputs
-from struggle_desktop.games.struggle.imperial import (attack_options, extropy_cost, stack_costs,
-                                                      unit_type_reason)
+from struggle_desktop.games.struggle.imperial import (_slots_left, attack_options, costs_from,
+                                                      extropy_cost, unit_type_reason)
 
 HARMFUL = {"REBELLION", "USURPER", "IE-ARISES", "INVADERS", "MUTANT", "SMASH", "TECH-COLLAPSE",
            "ATTRITION", "REFORMS", "TROOPS-PAY", "WEB-RAIDERS", "PARANOIA", "ELITES",
@@ -202,35 +202,34 @@ class Bot:
 
 
 class SectorIndex:
-    """Who is where, split by side, and the Chaos strength per sector (computed on demand),
-    for the bot's many per-sector questions."""
+    """The Chaos mobile units of each sector that holds any, and their strength (computed on
+    demand), for the bot's many per-sector questions."""
 
     def __init__(self, ctx: Ctx):
         self.ctx = ctx
-        self.imperial: dict[int, list[str]] = {}
         self.chaos: dict[int, list[str]] = {}
         units = ctx.units
+        # The index counts the Imperial units of each sector: most sectors hold units of one
+        # side only, and need no look at their units.
+        imperial = ctx.imperial_mobile_sectors()
         for n, uids in ctx._index().items():
-            for uid in uids:
-                (self.imperial if units[uid]["side"] == IMP else self.chaos).setdefault(n, []).append(uid)
-        self._strength: dict[int, tuple[int, int]] = {}
-
-    def _chaos_factors(self, n: int) -> tuple[int, int]:
-        """(mil + morph, morph) of the Chaos mobile units in n."""
-        found = self._strength.get(n)
-        if found is None:
-            total = self.ctx.factor_total
-            uids = self.chaos.get(n, ())
-            morph = total(uids, "morph")
-            found = (total(uids, "mil") + morph, morph)
-            self._strength[n] = found
-        return found
+            k = imperial.get(n, 0)
+            if not k:
+                self.chaos[n] = list(uids)
+            elif k < len(uids):
+                self.chaos[n] = [uid for uid in uids if units[uid]["side"] != IMP]
+        self._strength: dict[int, int] = {}
 
     def chaos_strength(self, n: int) -> int:
-        return self._chaos_factors(n)[0] if n in self.chaos else 0
-
-    def chaos_morph(self, n: int) -> int:
-        return self._chaos_factors(n)[1] if n in self.chaos else 0
+        """Military + morph of the Chaos mobile units in n."""
+        found = self._strength.get(n)
+        if found is None:
+            uids = self.chaos.get(n)
+            if uids is None:
+                return 0
+            total = self.ctx.factor_total
+            found = self._strength[n] = total(uids, "mil") + total(uids, "morph")
+        return found
 
 
 # ====================================================================== set-up and events
@@ -367,26 +366,38 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
     st = ctx.state
     rp = st["rp"]
     types = ctx.data.unit_types
+    options = st["options"]
     # Imperial units by type, with one of each: a unit's upkeep and factors are its type's.
+    # Every unit stands on the map once set-up is over (setup.placement_left), so the index's
+    # sectors with Imperial units hold them all.
     counts: dict[str, int] = {}
     sample: dict[str, str] = {}
-    for uid, u in ctx.units.items():
-        if u["side"] == IMP:
-            code = u["type"]
-            if code in counts:
-                counts[code] += 1
-            else:
-                counts[code] = 1
-                sample[code] = uid
+    units = ctx.units
+    at = ctx._index()
+    for n in ctx.imperial_mobile_sectors():
+        for uid in at[n]:
+            u = units[uid]
+            if u["side"] == IMP:
+                code = u["type"]
+                if code in counts:
+                    counts[code] += 1
+                else:
+                    counts[code] = 1
+                    sample[code] = uid
     upkeep = sum(types[code].upkeep * count for code, count in counts.items())
-    counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
-    income = 0
-    for s in ctx.systems.values():
-        if s["side"] == IMP:
-            income += counters[s["id"]][2] + (1 if s.get("irs") else 0)
+    # Purchases leave the systems alone, but for Increased Resources markers: without their
+    # optional rule, one sum of the Imperial systems' RV a phase.
+    notes = bot.phase_notes()
+    income = notes.get("income")
+    if income is None or options.get("increased_resources"):
+        counters = ctx.data.system_counters   # ctx.effective_rv, written out for every system
+        income = 0
+        for s in ctx.systems.values():
+            if s["side"] == IMP:
+                income += counters[s["id"]][2] + (1 if s.get("irs") else 0)
+        notes["income"] = income
     reserve = max(0, upkeep - income) + 2
     prices = ctx.data["markers"]["prices"]
-    options = st["options"]
     if options.get("illumination"):
         if st["available"].get("repression", 0) < 2 and rp >= prices["repression_per_rp"] + reserve:
             action = {"verb": "buy_marker", "marker": "repression"}
@@ -399,7 +410,6 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
                 return action
     spend = rp - reserve
     # Purchases change neither the Chaos units nor the Imperial systems: one frontier a phase.
-    notes = bot.phase_notes()
     if "front" not in notes:
         notes["front"] = bot.frontier() or ctx.imperial_system_sectors()
     front = notes["front"]
@@ -414,9 +424,10 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
             if t.cost > spend or unit_type_reason(ctx, code) is not None:
                 continue   # (buy_unit_reason would refuse this type in every sector)
             for n in front[:4]:
-                action = {"verb": "buy_unit", "type": code, "at": n}
-                if bot.is_legal(action):
-                    return action
+                # Legal by construction: for a type unit_type_reason accepts, buy_unit_reason
+                # (the rules' check) asks no more of a sector than that it have slots left.
+                if _slots_left(ctx, n) > 0:
+                    return bot.sure({"verb": "buy_unit", "type": code, "at": n})
     return bot.sure({"verb": "done"})   # ending recruitment is always legal
 
 
@@ -426,7 +437,8 @@ def _movement(bot: Bot, p: dict) -> dict | None:
 
     Targets are Chaos-held sectors, scored by what they are worth (systems most) against
     their morph strength. Each Imperial stack outside a target goes, as a stack, to the best
-    target its slowest unit can reach; the two first units in the Core stay as its guard.
+    target its unit with the most MA left can reach; the two first units in the Core stay as
+    its guard.
     Stacks move in sector order, one move_stack per decision (a stack move is always legal:
     its target comes from the same costs the rules check).
     """
@@ -450,52 +462,54 @@ def _movement(bot: Bot, p: dict) -> dict | None:
             continue
         # Movement changes neither the targets nor where a stack can go, so a stack's choice
         # holds until its own units move or spend MA (the MA left: imperial.ma_left).
-        key = (n, tuple(uids),
-               tuple(types[units[uid]["type"]].ma - ma_used.get(uid, 0) for uid in uids))
+        ma = tuple(types[units[uid]["type"]].ma - ma_used.get(uid, 0) for uid in uids)
+        key = (n, tuple(uids), ma)
         if key not in choices:
-            choices[key] = stack_target(ctx, n, targets)
+            choices[key] = stack_target(ctx, n, max(ma), targets)
         if choices[key] is not None:
-            # Legal by construction: the target is among stack_costs(ctx, n), the costs
-            # within the largest MA left in the stack, which is what move_reason checks.
+            # Legal by construction: the target is among the costs within the largest MA
+            # left in the stack, those of stack_costs(ctx, n), which is what move_reason checks.
             return bot.sure({"verb": "move_stack", "from": n, "to": choices[key]})
     return bot.sure({"verb": "done"})
 
 
-def movement_targets(bot: Bot) -> dict[int, tuple[float, int]]:
-    """Chaos-held sectors -> (worth, morph defence). The Empire's moves do not change them,
-    so they are worked out once per movement phase."""
+def movement_targets(bot: Bot) -> dict[int, float]:
+    """Chaos-held sectors -> their worth per morph defence, best first. The Empire's moves
+    do not change them, so they are worked out once per movement phase."""
     notes = bot.phase_notes()
     if "targets" not in notes:
         ctx = bot.ctx
-        index = bot.index
         worth: dict[int, int] = {}
-        counters = ctx.data.system_counters   # ctx.effective_rv, written out
+        defence: dict[int, int] = {}
+        counters = ctx.data.system_counters   # ctx.system_values and effective_rv, written out
         for key, s in ctx.systems.items():
             if s["side"] == CHAOS:
-                worth[int(key)] = 3 + 2 * (counters[s["id"]][2] + (1 if s.get("irs") else 0))
-        for n, uids in index.chaos.items():
+                n = int(key)
+                _mil, morph, rv = counters[s["id"]]
+                worth[n] = 3 + 2 * (rv + (1 if s.get("irs") else 0))
+                defence[n] = morph
+        total = ctx.factor_total
+        for n, uids in bot.index.chaos.items():
             worth[n] = worth.get(n, 0) + len(uids)
-        targets = {}
-        for m, w in worth.items():
-            defence = index.chaos_morph(m)
-            s = ctx.system_at(m)
-            if s is not None and s["side"] == CHAOS:
-                defence += ctx.system_values(s)[1]
-            targets[m] = (w, defence)
-        notes["targets"] = targets
+            defence[n] = defence.get(n, 0) + total(uids, "morph")
+        targets = {m: w / (1 + defence[m]) for m, w in worth.items()}
+        notes["targets"] = dict(sorted(targets.items(), key=lambda target: -target[1]))
     return notes["targets"]
 
 
-def stack_target(ctx: Ctx, n: int, targets: dict[int, tuple[float, int]]) -> int | None:
-    """The best target the stack in n can reach: most worth per defence, then nearest, then
-    the lowest number."""
-    _uids, costs = stack_costs(ctx, n)
+def stack_target(ctx: Ctx, n: int, ma: int, targets: dict[int, float]) -> int | None:
+    """The best target (of ``movement_targets``, best first) that a stack in n whose largest
+    MA left is ``ma`` can reach: most worth per defence, then nearest, then the lowest
+    number."""
+    costs = costs_from(ctx, n, ma)
     best = None
-    for m, target in targets.items():   # keys are unique (they hold m): order is no matter
+    for m, ratio in targets.items():
+        if best is not None and ratio < best[0][0]:
+            break   # no target further on is worth as much
         cost = costs.get(m)
         if cost is None:
             continue
-        key = (target[0] / (1 + target[1]), -cost, -m)
+        key = (ratio, -cost, -m)
         if best is None or key > best[0]:
             best = (key, m)
     return None if best is None else best[1]
