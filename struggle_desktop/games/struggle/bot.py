@@ -19,8 +19,8 @@ from typing import Callable
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx
 from struggle_desktop.games.struggle.combat import imperial_odds, odds_inputs
-from struggle_desktop.games.struggle.imperial import (_slots_left, attack_options, costs_from,
-                                                      extropy_cost, unit_type_reason)
+from struggle_desktop.games.struggle.imperial import (attack_options, costs_from, extropy_cost,
+                                                      slots_left, unit_type_reason)
 
 HARMFUL = {"REBELLION", "USURPER", "IE-ARISES", "INVADERS", "MUTANT", "SMASH", "TECH-COLLAPSE",
            "ATTRITION", "REFORMS", "TROOPS-PAY", "WEB-RAIDERS", "PARANOIA", "ELITES",
@@ -426,7 +426,7 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
             for n in front[:4]:
                 # Legal by construction: for a type unit_type_reason accepts, buy_unit_reason
                 # (the rules' check) asks no more of a sector than that it have slots left.
-                if _slots_left(ctx, n) > 0:
+                if slots_left(ctx, n) > 0:
                     return bot.sure({"verb": "buy_unit", "type": code, "at": n})
     return bot.sure({"verb": "done"})   # ending recruitment is always legal
 

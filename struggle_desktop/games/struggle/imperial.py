@@ -160,7 +160,7 @@ def do_maintenance(ctx: Ctx, action: dict) -> bool:
 
 
 # ============================================================================ Phase 9
-def _slots_left(ctx: Ctx, n: int) -> int:
+def slots_left(ctx: Ctx, n: int) -> int:
     """SGE-REC-8: new units sector n may still receive this turn (0 if it may not recruit)."""
     s = ctx.system_at(n)
     if s is None or s["side"] != IMP or ctx.chaos_mobile_at(n):
@@ -173,7 +173,7 @@ def recruit_slots(ctx: Ctx) -> dict[int, int]:
     """Sector -> new units it may still receive this turn (SGE-REC-8)."""
     out = {}
     for n in ctx.imperial_system_sectors():
-        left = _slots_left(ctx, n)
+        left = slots_left(ctx, n)
         if left > 0:
             out[n] = left
     return out
@@ -204,7 +204,7 @@ def buy_unit_reason(ctx: Ctx, code, n) -> str | None:
         return f"{fmt_sector(n)} holds no Imperial system"
     if ctx.chaos_mobile_at(n):
         return f"Chaos mobile units stand in {fmt_sector(n)}"
-    # _slots_left, whose other conditions were just checked:
+    # slots_left, whose other conditions were just checked:
     taken = ctx.state["turn_flags"].get("recruited", {}).get(str(n), 0)
     if ctx.effective_rv(ctx.system_at(n)) - taken <= 0:
         return f"{fmt_sector(n)} has received as many new units as its RV allows this turn"
@@ -307,7 +307,7 @@ def recruit_possible(ctx: Ctx) -> bool:
     if any(marker_reason(ctx, m) is None for m in BOX_MARKERS):
         return True
     if any(unit_type_reason(ctx, code) is None for code in ctx.data.unit_types) \
-            and any(s["side"] == IMP and _slots_left(ctx, int(key)) > 0
+            and any(s["side"] == IMP and slots_left(ctx, int(key)) > 0
                     for key, s in ctx.systems.items()):
         return True
     sectors = ctx.imperial_system_sectors()
