@@ -61,10 +61,11 @@ def rebel_group_key(units: list[str]) -> str:
     return "rebels:" + ",".join(sorted(units))
 
 
-def attacker_units(ctx: Ctx, n: int, attacker: str) -> list[str]:
-    """SGE-CMB-3: who attacks: every mobile unit of the acting force, and only those."""
+def attacker_units(ctx: Ctx, n: int, attacker: str, sides: dict | None = None) -> list[str]:
+    """SGE-CMB-3: who attacks: every mobile unit of the acting force, and only those.
+    ``sides``: ``units_by_side(ctx, n)``, when the caller has it."""
     if attacker == "imp":
-        return ctx.imp_mobile_at(n)
+        return ctx.imp_mobile_at(n) if sides is None else sides[IMP]
     if attacker == "rebels":
         return ctx.rebels_at(n)
     if attacker.startswith("rebels:"):
@@ -82,6 +83,16 @@ def side_units(ctx: Ctx, n: int, side: str) -> list[str]:
     return [uid for uid in ctx._index().get(n, ()) if units[uid]["side"] == side]
 
 
+def units_by_side(ctx: Ctx, n: int) -> dict[str, list[str]]:
+    """``side_units`` of both sides, in one walk of the sector: ``compute_odds`` reads each
+    side's units several times (strengths, leaders, exposure)."""
+    sides: dict[str, list[str]] = {IMP: [], CHAOS: []}
+    units = ctx.units
+    for uid in ctx._index().get(n, ()):
+        sides[units[uid]["side"]].append(uid)
+    return sides
+
+
 #: "Not worked out yet" for the optional arguments that let ``compute_odds`` hand the
 #: helpers what it already knows about a sector (its Mutant force, its Chaos forces).
 UNKNOWN = object()
@@ -96,13 +107,16 @@ def mutant_force_at(ctx: Ctx, n: int, forces_here: list[str] | None = None) -> s
     return None
 
 
-def strengths(ctx: Ctx, n: int, attacker: str, kind: str, mutant=UNKNOWN) -> tuple[int, int]:
+def strengths(ctx: Ctx, n: int, attacker: str, kind: str, mutant=UNKNOWN,
+              sides: dict | None = None) -> tuple[int, int]:
     """SGE-CMB-6: attack leaves parenthesized factors out, defence counts them; system units
     defend but never attack; the Mutant adds 3 morph to its force's side (SGE-CMB-11).
-    ``mutant``: ``mutant_force_at(ctx, n)``, when the caller has it."""
-    attack = ctx.factor_total(attacker_units(ctx, n, attacker), kind, defending=False)
+    ``mutant``: ``mutant_force_at(ctx, n)``, and ``sides``: ``units_by_side(ctx, n)``, when
+    the caller has them."""
+    attack = ctx.factor_total(attacker_units(ctx, n, attacker, sides), kind, defending=False)
     dside = defender_side(attacker)
-    defence = ctx.factor_total(side_units(ctx, n, dside), kind, defending=True)
+    defenders = side_units(ctx, n, dside) if sides is None else sides[dside]
+    defence = ctx.factor_total(defenders, kind, defending=True)
     s = ctx.system_at(n)
     if s is not None and s["side"] == dside:
         mil, morph, _ = ctx.system_values(s)
@@ -120,11 +134,17 @@ def strengths(ctx: Ctx, n: int, attacker: str, kind: str, mutant=UNKNOWN) -> tup
 
 
 def modifiers(ctx: Ctx, n: int, attacker: str, kind: str,
-              forces_here: list[str] | None = None) -> list[tuple[str, int]]:
+              forces_here: list[str] | None = None,
+              sides: dict | None = None) -> list[tuple[str, int]]:
     """SGE-CMB-7: one leader per side, Militarism/Pacifism on Imperial attacks.
-    ``forces_here``: ``ctx.forces_at(n)``, when the caller has it."""
+    ``forces_here``: ``ctx.forces_at(n)``, and ``sides``: ``units_by_side(ctx, n)``, when the
+    caller has them."""
     mods: list[tuple[str, int]] = []
-    imp_leaders = ctx.leaders_in(n)
+    if sides is None:
+        imp_leaders = ctx.leaders_in(n)
+    else:   # ctx.leaders_in, from the Imperial units already found
+        units = ctx.units
+        imp_leaders = [units[uid]["leader"] for uid in sides[IMP] if units[uid]["leader"]]
     best_imp = max(imp_leaders) if imp_leaders else 0
     if attacker == "imp":
         if best_imp:
@@ -189,10 +209,11 @@ def struck_units(ctx: Ctx, n: int, attacker: str, kind: str, result: str) -> lis
     return strike(exposure(ctx, n, side, kind), int(result[1]))
 
 
-def exposure(ctx: Ctx, n: int, side: str, kind: str, mutant=UNKNOWN) -> list[tuple[str, int]]:
+def exposure(ctx: Ctx, n: int, side: str, kind: str, mutant=UNKNOWN,
+             sides: dict | None = None) -> list[tuple[str, int]]:
     """The units of ``side`` in n that a result could strike, each with the smallest result
-    size that strikes it (99: never). ``mutant``: ``mutant_force_at(ctx, n)``, when the
-    caller has it."""
+    size that strikes it (99: never). ``mutant``: ``mutant_force_at(ctx, n)``, and
+    ``sides``: ``units_by_side(ctx, n)``, when the caller has them."""
     out = []
     if kind != "morph":
         mutant = None
@@ -201,7 +222,7 @@ def exposure(ctx: Ctx, n: int, side: str, kind: str, mutant=UNKNOWN) -> list[tup
     units = ctx.units
     types = ctx.data.unit_types
     morph = kind == "morph"
-    for uid in ctx._index().get(n, ()):
+    for uid in ctx._index().get(n, ()) if sides is None else sides[side]:
         u = units[uid]
         if u["side"] != side:
             continue
@@ -311,9 +332,10 @@ def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
     # The sector's Chaos forces and its Mutant, worked out once for all the parts below.
     forces_here = ctx.forces_at(n) if kind == "morph" or attacker == "imp" else None
     mutant = mutant_force_at(ctx, n, forces_here) if kind == "morph" else None
-    attack, defence = strengths(ctx, n, attacker, kind, mutant=mutant)
+    sides = units_by_side(ctx, n)
+    attack, defence = strengths(ctx, n, attacker, kind, mutant=mutant, sides=sides)
     diff = attack - defence
-    mods = modifiers(ctx, n, attacker, kind, forces_here=forces_here)
+    mods = modifiers(ctx, n, attacker, kind, forces_here=forces_here, sides=sides)
     col, results = result_odds(ctx, diff, sum(m for _, m in mods))
     odds = Odds(n, attacker, kind, attack, defence, diff, col, mods)
     odds.results = dict(results)
@@ -326,7 +348,7 @@ def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
             side = own if r[0] == "A" else other
             found = exposed.get(side)
             if found is None:
-                found = exposed[side] = exposure(ctx, n, side, kind, mutant=mutant)
+                found = exposed[side] = exposure(ctx, n, side, kind, mutant=mutant, sides=sides)
             affected[r] = strike(found, int(r[1]))
     return odds
 
