@@ -167,7 +167,32 @@ class Ctx(Context):
         return self._imperial
 
     def set_loc(self, uid: str, n: int | None) -> None:
-        self._refile(uid, "loc", n, self._at)
+        # self._refile(uid, "loc", n, self._at), written out: units move often (every step
+        # of every move), and the helpers' calls cost more than their work.
+        u = self.units[uid]
+        old = u["loc"]
+        at = self._at
+        if at is not None and old != n:
+            if old is not None:   # self._unfile(at, old, uid)
+                found = at[old]
+                found.remove(uid)
+                if not found:
+                    del at[old]
+            if n is not None:
+                self._file(at, n, uid)
+            if u["side"] == IMP:   # self._count_imperial(old, -1) and (n, 1)
+                imperial = self._imperial
+                if old is not None:
+                    left = imperial.get(old, 0) - 1
+                    if left:
+                        imperial[old] = left
+                    else:
+                        del imperial[old]
+                if n is not None:
+                    imperial[n] = imperial.get(n, 0) + 1
+        u["loc"] = n
+        Ctx.edits += 1   # self._edited()
+        self._seen = Ctx.edits
 
     def set_force(self, uid: str, fid: str | None) -> None:
         self._refile(uid, "force", fid, self._by_force)
