@@ -250,8 +250,14 @@ def strike(exposed: list[tuple[str, int]], size: int) -> list[str]:
 
 
 def nexus_protected(ctx: Ctx, n: int) -> bool:
+    """Whether a Nexus stands in n or next to it (SGE-NEX-3)."""
     nexus = ctx.state["nexus"]
-    return bool(nexus) and (n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n]))
+    if nexus:
+        neighbours = ctx.galaxy.neighbours[n]
+        for m in nexus:   # a few markers at most: look each up among n's neighbours
+            if m == n or m in neighbours:
+                return True
+    return False
 
 
 def leftmost_force_at(ctx: Ctx, n: int) -> str | None:
@@ -378,15 +384,23 @@ def odds_inputs(ctx: Ctx, n: int) -> tuple:
     reads_ci = ctx.data.ci_unit_types
     mobile = []
     ci = None
+    in_force = False
     for uid in ctx._index().get(n, ()):
         u = units[uid]
-        mobile.append((uid, u["side"], u["force"], u["leader"]))
+        force = u["force"]
+        mobile.append((uid, u["side"], force, u["leader"]))
+        if force is not None:
+            in_force = True
         if u["type"] in reads_ci:
             ci = ctx.state["ci2"]   # Trans-humans' factors follow the CI (SGE-TH-2)
-    forces = ctx.state["forces"]
-    chaos_forces = [(fid, forces[fid]["kind"], forces[fid]["leader"])
-                    for fid in ctx.forces_at(n)] if forces else []
-    s = ctx.system_at(n)
+    # Most sectors hold no unit of a force, and so no force (ctx.forces_at finds none).
+    if in_force:
+        forces = ctx.state["forces"]
+        chaos_forces = [(fid, forces[fid]["kind"], forces[fid]["leader"])
+                        for fid in ctx.forces_at(n)]
+    else:
+        chaos_forces = []
+    s = ctx.systems.get(str(n))   # ctx.system_at(n), written out
     system = None if s is None else (s["id"], s["side"], bool(s.get("irs")))
     return (tuple(mobile), tuple(chaos_forces), system, nexus_protected(ctx, n),
             imperial_event_modifiers(ctx), ci)
