@@ -42,6 +42,13 @@ _SECTOR_TEXT = {n: f"{n:02d}" for n in range(100)}
 _SECTOR_REF = {n: f"sector:{n:02d}" for n in range(100)}
 
 
+#: ``str(n)`` of the sector numbers, the keys of ``systems``, and back (``int(key)``, also
+#: of the keys of ``ies``): the rules look systems up thousands of times a game, and a
+#: look-up here costs less than ``str`` or ``int``.
+_KEY = {n: str(n) for n in range(100)}
+_NUMBER = {text: n for n, text in _KEY.items()}
+
+
 def sector_ref(n: int) -> str:
     text = _SECTOR_REF.get(n) if type(n) is int else None
     return text if text is not None else f"sector:{n:02d}"
@@ -341,7 +348,8 @@ class Ctx(Context):
                 if units[uid]["side"] == CHAOS and units[uid]["force"] is None]
 
     def system_at(self, n: int) -> dict | None:
-        return self.systems.get(str(n))
+        key = _KEY.get(n) if type(n) is int else None
+        return self.systems.get(str(n) if key is None else key)
 
     def system_values(self, sys_unit: dict) -> tuple[int, int, int]:
         return self.data.system_counters[sys_unit["id"]]
@@ -352,7 +360,8 @@ class Ctx(Context):
 
     def imperial_controlled(self, n: int) -> bool:
         """SGE-RES-7."""
-        s = self.systems.get(str(n))
+        key = _KEY.get(n) if type(n) is int else None   # str(n)
+        s = self.systems.get(str(n) if key is None else key)
         return s is not None and s["side"] == IMP
 
     def imperial_system_sectors(self) -> list[int]:
@@ -628,16 +637,25 @@ class Ctx(Context):
         st = self.state
         if st["outcome"] is not None:
             return
-        core = self.galaxy.core
+        # ``self.imperial_controlled(n)`` and ``self.system_at(n)`` are written out below: the
+        # checks run after every change, and mostly find nothing to do.
+        systems = self.systems
         # 2. Leviathan needs an Imperial system in the Core.
-        if st["leviathan"] and not self.imperial_controlled(core):
-            st["leviathan"] = False
-            st["discard"].append("LEVIATHAN")
-            self.log("SGE-EV-LEVIATHAN", "marker", "The Core holds no Imperial system: Leviathan ends")
+        if st["leviathan"]:
+            n = self.galaxy.core
+            key = _KEY.get(n) if type(n) is int else None
+            s = systems.get(str(n) if key is None else key)
+            if s is None or s["side"] != IMP:
+                st["leviathan"] = False
+                st["discard"].append("LEVIATHAN")
+                self.log("SGE-EV-LEVIATHAN", "marker",
+                         "The Core holds no Imperial system: Leviathan ends")
         # 3. Nexus without an Imperial system is eliminated.
         if st["nexus"]:
             for n in list(st["nexus"]):
-                if not self.imperial_controlled(n):
+                key = _KEY.get(n) if type(n) is int else None
+                s = systems.get(str(n) if key is None else key)
+                if s is None or s["side"] != IMP:
                     self.lose_nexus(n, "its sector holds no Imperial system", "SGE-NEX-4")
         # 4. Stargates likewise, without a CI change.
         if st["stargates"]:
@@ -649,40 +667,49 @@ class Ctx(Context):
         # 5. A force with no mobile units ends.
         forces = st["forces"]
         if forces:
-            self._index()
-            # Set difference first (in C): it is almost always empty. Forces end in the
+            if self._at is None:
+                self._index()
+            # Every force has units, almost always: a test in C first. Forces end in the
             # order of ``forces``.
-            if forces.keys() - self._by_force.keys():
+            if not forces.keys() <= self._by_force.keys():
                 alive = self._by_force
                 for fid in [f for f in forces if f not in alive]:
                     self.end_force(fid, "it has no mobile units left")
         # 6. An IE without its home system dissolves.
         ies = st["ies"]
         if ies:
-            systems = self.systems
-            for key in list(ies):
-                home = systems.get(str(ies[key]["home"]))
-                if home is None or home["side"] != CHAOS or home["ie"] != int(key):
-                    self.dissolve_ie(int(key))
+            for number, rec in list(ies.items()):
+                n = rec["home"]
+                key = _KEY.get(n) if type(n) is int else None
+                home = systems.get(str(n) if key is None else key)
+                ie = _NUMBER.get(number)   # int(number)
+                if ie is None:
+                    ie = int(number)
+                if home is None or home["side"] != CHAOS or home["ie"] != ie:
+                    self.dissolve_ie(ie)
         # 7. The Institute returns to the pool when a force there is strong enough.
         if st["institutes"]:
             limit = self.data["event_values"]["institute_return_strength"]
+            units = self.units
+            at = self._at if self._at is not None else self._index()
             for inst in list(st["institutes"]):
                 # Each Chaos force there, and the Rebels as one: (mil, morph) attack strength.
                 totals: dict[str | None, list[int]] = {None: [0, 0]}
-                for uid in self._index().get(inst["loc"], ()):
-                    u = self.units[uid]
+                for uid in at.get(inst["loc"], ()):
+                    u = units[uid]
                     if u["side"] == CHAOS:
                         t = totals.setdefault(u["force"], [0, 0])
                         t[0] += self.factor(uid, "mil", defending=False)
                         t[1] += self.factor(uid, "morph", defending=False)
-                if any(max(t) >= limit for t in totals.values()):
-                    st["institutes"].remove(inst)
-                    st["pool"].append("INSTITUTE")
-                    self.log("SGE-EV-INSTITUTE", "marker",
-                             f"A Chaos force of strength {limit}+ stands on the Institute in "
-                             f"{fmt_sector(inst['loc'])}: it returns to the pool",
-                             refs=[sector_ref(inst["loc"])])
+                for mil, morph in totals.values():
+                    if mil >= limit or morph >= limit:
+                        st["institutes"].remove(inst)
+                        st["pool"].append("INSTITUTE")
+                        self.log("SGE-EV-INSTITUTE", "marker",
+                                 f"A Chaos force of strength {limit}+ stands on the Institute "
+                                 f"in {fmt_sector(inst['loc'])}: it returns to the pool",
+                                 refs=[sector_ref(inst["loc"])])
+                        break
 
     def lose_nexus(self, n: int, why: str, rule: str) -> None:
         self.state["nexus"].remove(n)
