@@ -335,10 +335,14 @@ def result_odds(ctx: Ctx, differential: int, modifier: int) -> tuple[int, dict[s
 
 
 def compute_odds(ctx: Ctx, n: int, attacker: str, kind: str) -> Odds:
-    # The sector's Chaos forces and its Mutant, worked out once for all the parts below.
-    forces_here = ctx.forces_at(n) if kind == "morph" or attacker == "imp" else None
-    mutant = mutant_force_at(ctx, n, forces_here) if kind == "morph" else None
     sides = units_by_side(ctx, n)
+    # The sector's Chaos forces and its Mutant, worked out once for all the parts below.
+    # Often the sector holds no Chaos mobile unit, and so no force (Imperial units have none).
+    if kind == "morph" or attacker == "imp":
+        forces_here = ctx.forces_at(n) if sides[CHAOS] else []
+    else:
+        forces_here = None
+    mutant = mutant_force_at(ctx, n, forces_here) if kind == "morph" else None
     attack, defence = strengths(ctx, n, attacker, kind, mutant=mutant, sides=sides)
     diff = attack - defence
     mods = modifiers(ctx, n, attacker, kind, forces_here=forces_here, sides=sides)

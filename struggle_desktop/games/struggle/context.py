@@ -601,15 +601,26 @@ class Ctx(Context):
         """The Chaos forces located in n (``force_location``), in the order of ``forces``.
         A force is where its first unit is, so only forces of units in n can qualify."""
         units = self.units
-        present = {units[uid]["force"] for uid in self._index().get(n, ())}
-        present.discard(None)
-        if not present:
+        at = self._at if self._at is not None else self._index()
+        # The forces of the units in n: ``first``, and all of them in ``present`` once a
+        # second one shows up (most sectors hold none, or one).
+        first = None
+        present = None
+        for uid in at.get(n, ()):
+            fid = units[uid]["force"]
+            if fid is not None and fid != first:
+                if first is None:
+                    first = fid
+                elif present is None:
+                    present = {first, fid}
+                else:
+                    present.add(fid)
+        if first is None:
             return []
         forces = self.state["forces"]
         by_force = self._by_force
-        if len(present) == 1:   # the usual case: no need to walk every force for the order
-            fid = next(iter(present))
-            return [fid] if fid in forces and units[by_force[fid][0]]["loc"] == n else []
+        if present is None:   # no need to walk every force for the order
+            return [first] if first in forces and units[by_force[first][0]]["loc"] == n else []
         return [fid for fid in forces
                 if fid in present and units[by_force[fid][0]]["loc"] == n]
 
