@@ -648,25 +648,15 @@ class Ctx(Context):
         st = self.state
         if st["outcome"] is not None:
             return
-        # ``self.imperial_controlled(n)`` and ``self.system_at(n)`` are written out below: the
-        # checks run after every change, and mostly find nothing to do.
-        systems = self.systems
         # 2. Leviathan needs an Imperial system in the Core.
-        if st["leviathan"]:
-            n = self.galaxy.core
-            key = _KEY.get(n) if type(n) is int else None
-            s = systems.get(str(n) if key is None else key)
-            if s is None or s["side"] != IMP:
-                st["leviathan"] = False
-                st["discard"].append("LEVIATHAN")
-                self.log("SGE-EV-LEVIATHAN", "marker",
-                         "The Core holds no Imperial system: Leviathan ends")
+        if st["leviathan"] and not self.imperial_controlled(self.galaxy.core):
+            st["leviathan"] = False
+            st["discard"].append("LEVIATHAN")
+            self.log("SGE-EV-LEVIATHAN", "marker", "The Core holds no Imperial system: Leviathan ends")
         # 3. Nexus without an Imperial system is eliminated.
         if st["nexus"]:
             for n in list(st["nexus"]):
-                key = _KEY.get(n) if type(n) is int else None
-                s = systems.get(str(n) if key is None else key)
-                if s is None or s["side"] != IMP:
+                if not self.imperial_controlled(n):
                     self.lose_nexus(n, "its sector holds no Imperial system", "SGE-NEX-4")
         # 4. Stargates likewise, without a CI change.
         if st["stargates"]:
@@ -689,6 +679,9 @@ class Ctx(Context):
         # 6. An IE without its home system dissolves.
         ies = st["ies"]
         if ies:
+            # The checks run after every change and mostly find nothing to do: system_at(n)
+            # and int(number) are written out for this, the one loop that always runs.
+            systems = self.systems
             for number, rec in list(ies.items()):
                 n = rec["home"]
                 key = _KEY.get(n) if type(n) is int else None
