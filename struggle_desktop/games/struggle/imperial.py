@@ -429,20 +429,27 @@ def _least_costs(galaxy, start: int, budget: int, nebulae: frozenset, gates: tup
     arguments (the cached dict is never handed out, only copies)."""
     neighbours = galaxy.neighbours
     best = {start: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    beyond = budget + 1
+    buckets: list[list[int]] = [[] for _ in range(beyond)]
     buckets[0].append(start)
-    for cost in range(budget + 1):
+    for cost in range(beyond):
         for n in buckets[cost]:
             if best[n] != cost or (n != start and n in nebulae):
                 continue
-            steps = [(m, 1) for m in neighbours[n]]
+            # The steps from n: to each neighbour, then through the Stargates.
+            new = cost + 1
+            if new <= budget:
+                for m in neighbours[n]:
+                    if new < best.get(m, beyond):
+                        best[m] = new
+                        buckets[new].append(m)
             if n in gates:
-                steps.extend((g, hop) for g in gates if g != n)
-            for m, step in steps:
-                new = cost + step
-                if new <= budget and new < best.get(m, budget + 1):
-                    best[m] = new
-                    buckets[new].append(m)
+                new = cost + hop
+                if new <= budget:
+                    for g in gates:
+                        if g != n and new < best.get(g, beyond):
+                            best[g] = new
+                            buckets[new].append(g)
     del best[start]
     return best
 
