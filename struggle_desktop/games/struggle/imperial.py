@@ -426,7 +426,7 @@ def _shared_costs(ctx: Ctx, start: int, budget: int) -> dict[int, int]:
 def _least_costs(galaxy, start: int, budget: int, nebulae: frozenset, gates: tuple,
                  hop: int) -> dict[int, int]:
     """Dial's shortest paths with whole-MA costs, cached: the answer depends only on the
-    arguments (the cached dict is never handed out, only copies)."""
+    arguments (the cached dict is only read, through ``_shared_costs``, or copied)."""
     neighbours = galaxy.neighbours
     best = {start: 0}
     beyond = budget + 1
