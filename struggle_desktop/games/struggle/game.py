@@ -206,12 +206,16 @@ class StruggleGame:
     def _still_vouched(self, state: dict, action: Any) -> bool:
         (vouched_state, pending, edits, rp, ci2, log_length, vouched_action,
          shallow_copy) = self._vouched
-        # The very action object, holding the very values it held when chosen.
-        return (state is vouched_state and action is vouched_action
+        if not (state is vouched_state and action is vouched_action
                 and state["pending"] is pending and Ctx.edits == edits and state["rp"] == rp
                 and state["ci2"] == ci2 and len(state["log"]) == log_length
-                and len(action) == len(shallow_copy)
-                and all(action.get(k, shallow_copy) is v for k, v in shallow_copy.items()))
+                and len(action) == len(shallow_copy)):
+            return False
+        # The very action object, holding the very values it held when chosen.
+        for key, value in shallow_copy.items():
+            if action.get(key, shallow_copy) is not value:
+                return False
+        return True
 
     def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
         reason = self.check_action(state, role, action)
@@ -229,7 +233,11 @@ class StruggleGame:
         is called after each step (see engine.flow.run); the generator's position in the
         state is only written back at the end, so an observer must not roll dice."""
         ctx = self.shared_context(state)
-        ctx.rng = Rng.from_json(state["rng"])   # the state's generator, wherever ctx was used
+        # The state's generator, wherever ctx was used; a kept context that last wrote it
+        # back (close) already holds it, unless the state's was replaced since.
+        rng, saved = ctx.rng, state["rng"]
+        if rng.state != saved[0] or rng.inc != saved[1]:
+            ctx.rng = Rng.from_json(saved)
         try:
             run(ctx, on_step=on_step)
         finally:

@@ -86,11 +86,17 @@ def nexus_upkeep(ctx: Ctx) -> int:
 def maintenance_bill(ctx: Ctx) -> int:
     """SGE-RES-6: every Imperial mobile unit's upkeep plus the Nexus upkeep."""
     types = ctx.data.unit_types
-    units = 0
-    for u in ctx.units.values():
-        if u["side"] == IMP and u["loc"] is not None:
-            units += types[u["type"]].upkeep
-    return units + nexus_upkeep(ctx) * len(ctx.state["nexus"])
+    units = ctx.units
+    at = ctx._index()
+    upkeep = 0
+    # ctx.imp_mobile_at in each of ctx.imperial_mobile_sectors, written out: the bill is
+    # asked several times a turn, and most units on the map are Chaos ones.
+    for n in ctx.imperial_mobile_sectors():
+        for uid in at[n]:
+            u = units[uid]
+            if u["side"] == IMP:
+                upkeep += types[u["type"]].upkeep
+    return upkeep + nexus_upkeep(ctx) * len(ctx.state["nexus"])
 
 
 @procedure("phase8")
@@ -403,35 +409,47 @@ def costs_from(ctx: Ctx, start: int, budget: int) -> dict[int, int]:
     out). One MA per step across a shared edge; one hop between Stargate sectors costs the
     table's Stargate price (SGE-STG-2); nobody leaves a Living Nebula sector (SGE-EV-NEBULA),
     so a Nebula sector may end a move but never lies on its way. Returns a fresh dict."""
+    return dict(_shared_costs(ctx, start, budget))
+
+
+def _shared_costs(ctx: Ctx, start: int, budget: int) -> dict[int, int]:
+    """``costs_from``'s table itself, which may be the cache's own: read it, never change it."""
     nebulae = frozenset(a["loc"] for a in ctx.state["aliens"] if a["kind"] == "NEBULA")
     if budget <= 0 or start in nebulae:
         return {}
     hop = ctx.data["misc_decided"]["stargates"]["move_cost"]
-    return dict(_least_costs(ctx.galaxy, start, budget, nebulae,
-                             tuple(sorted(ctx.state["stargates"])), hop))
+    return _least_costs(ctx.galaxy, start, budget, nebulae,
+                        tuple(sorted(ctx.state["stargates"])), hop)
 
 
 @lru_cache(maxsize=8192)
 def _least_costs(galaxy, start: int, budget: int, nebulae: frozenset, gates: tuple,
                  hop: int) -> dict[int, int]:
     """Dial's shortest paths with whole-MA costs, cached: the answer depends only on the
-    arguments (the cached dict is never handed out, only copies)."""
+    arguments (the cached dict is only read, through ``_shared_costs``, or copied)."""
     neighbours = galaxy.neighbours
     best = {start: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    beyond = budget + 1
+    buckets: list[list[int]] = [[] for _ in range(beyond)]
     buckets[0].append(start)
-    for cost in range(budget + 1):
+    for cost in range(beyond):
         for n in buckets[cost]:
             if best[n] != cost or (n != start and n in nebulae):
                 continue
-            steps = [(m, 1) for m in neighbours[n]]
+            # The steps from n: to each neighbour, then through the Stargates.
+            new = cost + 1
+            if new <= budget:
+                for m in neighbours[n]:
+                    if new < best.get(m, beyond):
+                        best[m] = new
+                        buckets[new].append(m)
             if n in gates:
-                steps.extend((g, hop) for g in gates if g != n)
-            for m, step in steps:
-                new = cost + step
-                if new <= budget and new < best.get(m, budget + 1):
-                    best[m] = new
-                    buckets[new].append(m)
+                new = cost + hop
+                if new <= budget:
+                    for g in gates:
+                        if g != n and new < best.get(g, beyond):
+                            best[g] = new
+                            buckets[new].append(g)
     del best[start]
     return best
 
@@ -485,11 +503,19 @@ def movement_possible(ctx: Ctx) -> bool:
     nebulae = {a["loc"] for a in ctx.state["aliens"] if a["kind"] == "NEBULA"}
     led: set = set()
     free: set = set()
+    # ctx.imp_mobile_at and ma_left, written out: asked after every move of the phase.
+    units = ctx.units
+    types = ctx.data.unit_types
+    used = ctx.state["turn_flags"].get("ma_used", {})
+    at = ctx._index()
     for n in ctx.imperial_mobile_sectors():
-        for uid in ctx.imp_mobile_at(n):
-            if n not in nebulae and ma_left(ctx, uid) > 0:
+        for uid in at[n]:
+            u = units[uid]
+            if u["side"] != IMP:
+                continue
+            if n not in nebulae and types[u["type"]].ma - used.get(uid, 0) > 0:
                 return True
-            (led if ctx.units[uid]["leader"] else free).add(n)
+            (led if u["leader"] else free).add(n)
     return bool(led & free)
 
 
@@ -530,27 +556,36 @@ def move_reason(ctx: Ctx, action: dict) -> str | None:
     return "that is not a movement action (move, move_stack, move_leader or done)"
 
 
-def _move_unit(ctx: Ctx, uid: str, to: int, cost: int) -> None:
-    u = ctx.units[uid]
+def _move_units(ctx: Ctx, uids: list[str], to: int, cost: int) -> None:
+    """Move each unit (at least one) to ``to``, spending ``cost`` MA of each."""
     used = _flag(ctx, "ma_used")
-    used[uid] = used.get(uid, 0) + cost
-    if ctx.keeps_log:
-        ctx.log("SGE-SEQ-12", "move", f"{uid} moves {fmt_sector(u['loc'])} -> {fmt_sector(to)} "
-                f"({cost} MA)", refs=[uid, sector_ref(u["loc"]), sector_ref(to)])
-    ctx.set_loc(uid, to)
+    units = ctx.units
+    keeps_log = ctx.keeps_log
+    for uid in uids:
+        used[uid] = used.get(uid, 0) + cost
+        if keeps_log:
+            loc = units[uid]["loc"]
+            ctx.log("SGE-SEQ-12", "move", f"{uid} moves {fmt_sector(loc)} -> {fmt_sector(to)} "
+                    f"({cost} MA)", refs=[uid, sector_ref(loc), sector_ref(to)])
+        ctx.set_loc(uid, to)
 
 
 def do_move(ctx: Ctx, action: dict) -> None:
     verb = action["verb"]
     if verb == "move":
         uid = action["unit"]
-        _move_unit(ctx, uid, action["to"], reachable(ctx, uid)[action["to"]])
+        _move_units(ctx, [uid], action["to"], reachable(ctx, uid)[action["to"]])
     elif verb == "move_stack":
-        uids, costs = stack_costs(ctx, action["from"])
-        cost = costs[action["to"]]
-        for uid in uids:
-            if ma_left(ctx, uid) >= cost:
-                _move_unit(ctx, uid, action["to"], cost)
+        # stack_costs, with each unit's MA left (ma_left) worked out once and only the cost
+        # to the destination read from the cached table: a stack move is the bot's usual one.
+        n, to = action["from"], action["to"]
+        units = ctx.units
+        types = ctx.data.unit_types
+        used = ctx.state["turn_flags"].get("ma_used", {})
+        left = {uid: types[units[uid]["type"]].ma - used.get(uid, 0)
+                for uid in sorted(ctx.imp_mobile_at(n))}
+        cost = _shared_costs(ctx, n, max(left.values()))[to]
+        _move_units(ctx, [uid for uid, ma in left.items() if ma >= cost], to, cost)
     elif verb == "move_leader":
         a, b = ctx.units[action["unit"]], ctx.units[action["to_unit"]]
         b["leader"], a["leader"] = a["leader"], None
@@ -620,21 +655,19 @@ def _open_attacks(ctx: Ctx):
 def _attack_candidates(ctx: Ctx):
     """(sector, type) pairs worth asking the combat module about: only sectors on the map
     holding both Imperial mobile units and Chaos units (it refuses all others)."""
-    found = []
     # ctx.mobile_count and ctx.system_at, written out: asked at every step of Phase 11 and
     # at every combat decision of the bot.
     at = ctx._index()
     systems = ctx.systems
     for n, imperial in sorted(ctx.imperial_mobile_sectors().items()):
         if len(at[n]) > imperial:
-            found.append(n)
+            found = True
         else:
             s = systems.get(str(n))
-            if s is not None and s["side"] == CHAOS:
-                found.append(n)
-    for n in found:
-        for kind in COMBAT_KINDS:
-            yield n, kind
+            found = s is not None and s["side"] == CHAOS
+        if found:
+            for kind in COMBAT_KINDS:
+                yield n, kind
 
 
 def attack_options(ctx: Ctx) -> list[dict]:
@@ -683,16 +716,19 @@ def ie_sector_losses(ctx: Ctx) -> None:
     """SGE-IE-7, last bullet: an IE sector with no system of that IE, holding Imperial units
     and no unit of that IE, loses its IE marker at the end of Phase 11."""
     st = ctx.state
+    systems = ctx.systems
+    imperial = ctx.imperial_mobile_sectors()
     for key in sorted(st["ies"], key=int):
         ie = int(key)
         rec = st["ies"][key]
-        forces = {fid for fid, f in st["forces"].items() if f["kind"] == "ie" and f["ie"] == ie}
         for n in list(rec["sectors"]):
-            s = ctx.system_at(n)
+            s = systems.get(str(n))
             if s is not None and s["side"] == CHAOS and s["ie"] == ie:
                 continue
-            if not ctx.has_imperial_unit(n):
+            # ctx.has_imperial_unit, written out: most IE sectors hold no Imperial unit.
+            if not ((s is not None and s["side"] == IMP) or n in imperial):
                 continue
+            forces = {fid for fid, f in st["forces"].items() if f["kind"] == "ie" and f["ie"] == ie}
             if any(ctx.units[uid]["force"] in forces for uid in ctx.mobile_at(n)):
                 continue
             rec["sectors"].remove(n)
@@ -712,7 +748,7 @@ def colonize_reason(ctx: Ctx, uid) -> str | None:
         return f"{fmt_sector(n)} is not a system sector"
     if ctx.system_at(n) is not None:
         return f"{fmt_sector(n)} already holds a system unit"
-    if any(v["loc"] == n and v["side"] == CHAOS for v in ctx.units.values()):
+    if ctx.chaos_mobile_at(n):
         return f"Chaos units stand in {fmt_sector(n)}"
     limit = ctx.data["misc_decided"]["colonization"]["per_sector_per_turn"]
     if ctx.state["turn_flags"].get("colonized", {}).get(str(n), 0) >= limit:
@@ -723,8 +759,13 @@ def colonize_reason(ctx: Ctx, uid) -> str | None:
 
 
 def colonize_options(ctx: Ctx) -> list[dict]:
-    return [{"verb": "colonize", "unit": uid} for uid in sorted(ctx.units)
-            if ctx.units[uid]["type"] == "CF" and colonize_reason(ctx, uid) is None]
+    units = ctx.units
+    at = ctx._index()
+    # Only Imperial CFs on the map can colonize (colonize_reason): those of the index.
+    fleets = [uid for n in ctx.imperial_mobile_sectors() for uid in at[n]
+              if units[uid]["type"] == "CF" and units[uid]["side"] == IMP]
+    return [{"verb": "colonize", "unit": uid} for uid in sorted(fleets)
+            if colonize_reason(ctx, uid) is None]
 
 
 @procedure("phase12")

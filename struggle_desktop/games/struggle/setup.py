@@ -8,6 +8,8 @@ ordinary saved prompt like any other.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, fmt_sector, procedure,
                                                      sector_ref)
 from struggle_desktop.games.struggle.data import StruggleData
@@ -22,6 +24,13 @@ def parse_range(spec: str) -> tuple[int, int]:
     return int(lo), int(hi or lo)
 
 
+@lru_cache(maxsize=4)
+def _counter_ids(data: StruggleData) -> dict[str, tuple[str, ...]]:
+    """Unit type -> the ids of all its counters ("SF-01"...), made once per set of tables."""
+    return {code: tuple(f"{code}-{k:02d}" for k in range(1, t.counters + 1))
+            for code, t in data.unit_types.items()}
+
+
 def new_state(data: StruggleData, scenario: dict, base: dict, seed: int, options: dict,
               sweep: bool, max_turns: int) -> dict:
     """The state before any scenario item: pools full, map empty (SGE-SEQ-2 steps 1-3)."""
@@ -33,9 +42,7 @@ def new_state(data: StruggleData, scenario: dict, base: dict, seed: int, options
         need = marker.get("needs")
         target = pool if (need is None or options.get(needs_option[need])) else removed  # SGE-POOL-5
         target.extend([marker["id"]] * marker["count"])
-    mix = {}
-    for code, t in data.unit_types.items():
-        mix[code] = [f"{code}-{k:02d}" for k in range(1, t.counters + 1)]
+    mix = {code: list(uids) for code, uids in _counter_ids(data).items()}
     leaders = data["leaders"]
     expedition_cup = []
     for m in data["expedition_markers"]["markers"]:
@@ -234,11 +241,15 @@ def pick_ie_site(ctx: Ctx, taken: list[int]) -> int | None:
     """SGE-IE-10: the Chaos system with the highest mil + morph + RV; ties to the lower
     number; a second site within distance 2 of the first is skipped."""
     best = None
-    for n in sorted(int(k) for k, s in ctx.systems.items() if s["side"] == CHAOS and s["ie"] is None):
-        if n in taken or any(ctx.galaxy.dist[n][t] <= 2 for t in taken):
+    dist = ctx.galaxy.dist
+    counters = ctx.data.system_counters
+    for n, s in sorted((int(k), s) for k, s in ctx.systems.items()
+                       if s["side"] == CHAOS and s["ie"] is None):
+        if n in taken or any(dist[n][t] <= 2 for t in taken):
             continue
-        mil, morph, _rv = ctx.system_values(ctx.systems[str(n)])
-        total = mil + morph + ctx.effective_rv(ctx.systems[str(n)])
+        # ctx.system_values and ctx.effective_rv, written out
+        mil, morph, rv = counters[s["id"]]
+        total = mil + morph + rv + (1 if s.get("irs") else 0)
         if best is None or total > best[0]:
             best = (total, n)
     return None if best is None else best[1]
@@ -367,11 +378,14 @@ def auto_place(ctx: Ctx) -> None:
     waiting = sorted((u for u, rec in ctx.units.items() if rec["loc"] is None),
                      key=lambda uid: (-ctx.data.unit_types[ctx.units[uid]["type"]].cost, uid))
     k = 0
+    fixed = hand["placement"] == "imperial_controlled"   # placing units changes no system
+    sectors = None
     for uid in waiting:
-        sectors = sorted(placement_sectors(ctx), key=lambda n: (dist[n], n))
+        if sectors is None or not fixed:
+            sectors = sorted(placement_sectors(ctx), key=lambda n: (dist[n], n))
         if not sectors:
             break
-        if hand["placement"] == "imperial_controlled":
+        if fixed:
             n = sectors[k % len(sectors)]
             k += 1
         else:

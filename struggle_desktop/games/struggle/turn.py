@@ -42,9 +42,10 @@ def game_proc(ctx: Ctx, frame: dict) -> None:
     st["turn"] += 1
     st["phase"] = 0
     st["turn_flags"] = {}
-    entry = ctx.log("SGE-SEQ-1", "turn", f"Turn {st['turn']} begins (CI {fmt_ci(st['ci2'])}, "
-                    f"RP {st['rp']}, VP {ctx.vp()})")
-    entry["tracks"] = tracks(ctx)
+    if ctx.keeps_log:   # the turn line and its tracks (simulate's log files) are costly
+        entry = ctx.log("SGE-SEQ-1", "turn", f"Turn {st['turn']} begins (CI "
+                        f"{fmt_ci(st['ci2'])}, RP {st['rp']}, VP {ctx.vp()})")
+        entry["tracks"] = tracks(ctx)
     ctx.push("turn", next_phase=1)
 
 
