@@ -347,8 +347,9 @@ def _alien_leader(bot: Bot, p: dict) -> dict | None:
 # ====================================================================== Imperial phases
 @handles("maintenance")
 def _maintenance(bot: Bot, p: dict) -> dict | None:
-    if bot.is_legal({"verb": "pay"}):
-        return {"verb": "pay"}
+    pay = {"verb": "pay"}
+    if bot.is_legal(pay):
+        return pay   # the object that passed the check: apply need not check it again
     ctx = bot.ctx
     # Short of RP: disband the cheapest unit far from the front; Nexus markers last.
     disbands = [a for a in bot.legal if a["verb"] == "disband"]
