@@ -117,6 +117,11 @@ class NoblesData(GameData):
                 for u in self.tables["units"]["units"]}
 
     @cached_property
+    def categories(self) -> dict[str, str]:
+        """Canonical unit name -> its category (a dict look-up where a filter runs per unit)."""
+        return {name: u.category for name, u in self.units.items()}
+
+    @cached_property
     def army_types(self) -> dict[str, bool]:
         """Canonical unit name -> whether it is an army."""
         return {name: u.is_army for name, u in self.units.items()}

@@ -27,6 +27,7 @@ Prompts of this module and their actions (role = the house letter):
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from struggle_desktop.engine.actions import action_in, same_json
 from struggle_desktop.games.nobles import mapgen
@@ -669,16 +670,40 @@ def actors(ctx: Ctx, letter: str) -> list[tuple[str, tuple[str, ...]]]:
     house = ctx.house(letter)
     out: list[tuple[str, tuple[str, ...]]] = []
     for uid in ctx.units_where(letter, category="noble"):
-        u = ctx.unit(uid)
-        if not (u["moved"] or u["fought"] or uid in house["acted"]):
+        if _noble_free(ctx, house, uid):
             out.append((uid, ACTION_KINDS))
+    out.extend(_other_actors(house))
+    return out
+
+
+def _noble_free(ctx: Ctx, house: dict, uid: str) -> bool:
+    """Whether the house's Noble ``uid`` may still act this turn (NH-NOB-6)."""
+    u = ctx.unit(uid)
+    return not (u["moved"] or u["fought"] or uid in house["acted"])
+
+
+def _other_actors(house: dict) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """The actors of ``actors`` that are not Nobles: ally uses left and Pyreen's Diplomacy."""
     for ally, uses in house["ally_uses"].items():
         for kind, left in uses.items():
             if left > 0:
-                out.append((f"ally:{ally}:{kind}", ALLY_KINDS[kind]))
+                yield f"ally:{ally}:{kind}", ALLY_KINDS[kind]
     if house["pyreen"] > 0:
-        out.append(("pyreen", ("diplomacy",)))
-    return out
+        yield "pyreen", ("diplomacy",)
+
+
+def actor_kinds(ctx: Ctx, letter: str, actor: Any) -> tuple[str, ...] | None:
+    """The kinds ``actors`` lists for ``actor`` (any value a player sent), or None if it is not
+    among them; looks at that actor only, where ``actors`` passes over every unit. A Noble's
+    id never reads like the other actors (``ally:...``, ``pyreen``)."""
+    if type(actor) is not str:      # as same_json compares: a str and nothing else
+        return None
+    house = ctx.house(letter)
+    u = ctx.state["units"].get(actor)
+    if u is not None:
+        mine = u["owner"] == letter and ctx.data.categories[u["type"]] == "noble"
+        return ACTION_KINDS if mine and _noble_free(ctx, house, actor) else None
+    return next((kinds for other, kinds in _other_actors(house) if other == actor), None)
 
 
 def targets(ctx: Ctx, letter: str, actor: str, kind: str) -> list:
@@ -798,20 +823,19 @@ def legal_noble_action(ctx: Ctx, pending: dict) -> list[dict]:
 def is_legal_noble_action(ctx: Ctx, pending: dict, action: dict) -> bool:
     """NH-NOB-10: the same answer as looking ``action`` up in ``legal_noble_action``, without
     listing every target of every actor (sabotage alone lists every enemy unit for each
-    actor)."""
+    actor) or every actor (the one named is looked up)."""
     if action.get("verb") != "act":
         return action_in(action, [done()])
     if action.keys() != {"verb", "actor", "kind", "target"}:
         return False
     letter = pending["role"]
-    for actor, kinds in actors(ctx, letter):
-        if (same_json(actor, action["actor"]) and isinstance(action["kind"], str)
-                and action["kind"] in kinds):
-            if action["kind"] == "diplomacy":
-                return _diplomacy_target(ctx, letter, action["target"])
-            return any(same_json(action["target"], t)
-                       for t in targets(ctx, letter, actor, action["kind"]))
-    return False
+    kinds = actor_kinds(ctx, letter, action["actor"])
+    if kinds is None or not isinstance(action["kind"], str) or action["kind"] not in kinds:
+        return False
+    if action["kind"] == "diplomacy":
+        return _diplomacy_target(ctx, letter, action["target"])
+    return any(same_json(action["target"], t)
+               for t in targets(ctx, letter, action["actor"], action["kind"]))
 
 
 def _diplomacy_target(ctx: Ctx, letter: str, world) -> bool:
@@ -822,9 +846,13 @@ def _diplomacy_target(ctx: Ctx, letter: str, world) -> bool:
     if ctx.controller(world) == letter:
         return False
     where = ctx.state["map"]["worlds"].get(world)
-    return where is None or not any(
-        u["hex"] == where and u["owner"] != letter and ctx.data.army_types[u["type"]]
-        for u in ctx.state["units"].values())
+    if where is None:
+        return True
+    is_army = ctx.data.army_types
+    for u in ctx.state["units"].values():   # a plain loop: asked at every Diplomacy answer
+        if u["hex"] == where and u["owner"] != letter and is_army[u["type"]]:
+            return False
+    return True
 
 
 def use_actor(ctx: Ctx, letter: str, actor: str) -> None:
