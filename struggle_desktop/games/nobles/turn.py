@@ -613,10 +613,12 @@ def jump(ctx: Ctx, letter: str, ship: str, to: list[int]) -> None:
 
 def unload_unmoved(ctx: Ctx, letter: str) -> None:
     """Cargo loaded on a ship that did not jump goes back to the ground (NH-MOV-8)."""
-    for ship in ctx.ships(letter):
-        if not ctx.unit(ship)["moved"]:
-            for uid in ctx.cargo(ship):
-                ctx.unit(uid)["ship"] = None
+    idle = {ship for ship in ctx.ships(letter) if not ctx.unit(ship)["moved"]}
+    if idle:
+        # One pass for all the idle ships, not one per ship (``cargo``); no unit is aboard two.
+        for u in ctx.state["units"].values():
+            if u["ship"] in idle:
+                u["ship"] = None
 
 
 @legal("move")
