@@ -33,7 +33,7 @@ MAX_STEPS_PER_RUN = 500_000
 
 
 class UnkeptLog(list):
-    """A game log that keeps nothing: ``append`` drops the entry.
+    """A game log that keeps nothing: ``append`` and ``extend`` drop their entries.
 
     A simulation that writes no log files puts one in ``state["log"]`` of a game whose rules
     never read their log back (``log_is_output_only``, see Session.new). A Struggle game logs
@@ -50,6 +50,9 @@ class UnkeptLog(list):
     __slots__ = ()
 
     def append(self, entry: Any) -> None:
+        pass
+
+    def extend(self, entries: Iterable[Any]) -> None:
         pass
 
 
