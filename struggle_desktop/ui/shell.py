@@ -21,8 +21,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMenu, QMenuBar, QMessageBox,
-                               QStackedWidget, QWidget)
+from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow, QMenu,
+                               QMenuBar, QMessageBox, QStackedWidget, QVBoxLayout, QWidget)
 
 from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import StruggleError
@@ -79,6 +79,32 @@ class GameWindow(QMainWindow):
         self.centre.addWidget(self.empty_label)
         self.centre.addWidget(view)
         self.setCentralWidget(self.centre)
+
+    def banner_page(self, name: str, background: str, point_size: int,
+                    margins: tuple[int, int, int, int] | None = None
+                    ) -> tuple[QWidget, QVBoxLayout, QHBoxLayout]:
+        """A game page topped by a coloured banner (``self.banner``, its text in
+        ``self.banner_text``, object names ``<name>-banner`` and ``<name>-banner-text``).
+        Returns the page, the column below the banner for the game's own widgets, and the
+        banner's row for buttons beside the text."""
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        self.banner = QFrame()
+        self.banner.setObjectName(f"{name}-banner")
+        self.banner.setStyleSheet(f"#{name}-banner {{ background: {background}; }} "
+                                  f"#{name}-banner QLabel {{ color: white; "
+                                  f"font-size: {point_size}pt; }}")
+        row = QHBoxLayout(self.banner)
+        if margins is not None:
+            row.setContentsMargins(*margins)
+        self.banner_text = QLabel()
+        self.banner_text.setObjectName(f"{name}-banner-text")
+        self.banner_text.setWordWrap(True)
+        row.addWidget(self.banner_text, 1)
+        column.addWidget(self.banner)
+        return page, column, row
 
     def build_docks(self) -> None:
         """Create the panels, add them to the window and list them in ``self.docks``."""

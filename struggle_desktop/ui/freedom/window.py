@@ -30,7 +30,7 @@ import importlib.util
 import secrets
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton,
                                QStackedWidget, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.docks.decision import DecisionDock
@@ -75,27 +75,13 @@ class FreedomWindow(GameWindow):
 
     # ================================================================== building
     def build_centre(self) -> None:
-        page = QWidget()
-        column = QVBoxLayout(page)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(0)
-        self.banner = QFrame()
-        self.banner.setObjectName("freedom-banner")
-        self.banner.setStyleSheet("#freedom-banner { background: #1f2b3d; } "
-                                  "#freedom-banner QLabel { color: white; font-size: 11pt; }")
-        row = QHBoxLayout(self.banner)
-        row.setContentsMargins(12, 6, 12, 6)
-        self.banner_text = QLabel()
-        self.banner_text.setObjectName("freedom-banner-text")
-        self.banner_text.setWordWrap(True)
-        row.addWidget(self.banner_text, 1)
+        page, column, _ = self.banner_page("freedom", "#1f2b3d", 11, margins=(12, 6, 12, 6))
         self.modes = QStackedWidget()
         self.resolution = ResolutionView(self.attempt)
         self.resolution.copy_done = lambda _text: self.show_message(
             "The summary is on the clipboard (plain text)")
         self.modes.addWidget(self.resolution)
         self._mode_views["mission-phase"] = self.resolution
-        column.addWidget(self.banner)
         column.addWidget(self.modes, 1)
         self.set_centre(page)
         self.game_page = page

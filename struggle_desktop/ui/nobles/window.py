@@ -24,7 +24,7 @@ panel, and Noble actions also in the Actions panel (allies and Noble actions).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPushButton
 
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.nobles.panels import (ActionsDock, BattleDock, CargoDock, HexDock,
@@ -65,30 +65,18 @@ class NoblesWindow(GameWindow):
         from struggle_desktop.ui.map.view import MapView
         from struggle_desktop.ui.nobles.scene import SPACE
 
-        page = QWidget()
-        column = QVBoxLayout(page)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(0)
-        self.banner = QFrame()
-        self.banner.setObjectName("nobles-banner")
-        self.banner.setStyleSheet("#nobles-banner { background: #3a2326; } "
-                                  "#nobles-banner QLabel { color: white; font-size: 12pt; }")
-        row = QHBoxLayout(self.banner)
-        self.banner_text = QLabel()
-        self.banner_text.setWordWrap(True)
+        page, column, row = self.banner_page("nobles", "#3a2326", 12)
         self.play_on_button = QPushButton("Let the program houses play on")
         self.play_on_button.setObjectName("nobles-play-on")
         self.play_on_button.clicked.connect(self.let_program_play_on)
         self.banner_new = QPushButton("New Game…")
         self.banner_new.clicked.connect(self.new_game_dialog)
-        row.addWidget(self.banner_text, 1)
         row.addWidget(self.play_on_button)
         row.addWidget(self.banner_new)
         self.banner.hide()
         view = MapView()
         view.setObjectName("nobles-view")
         view.setBackgroundBrush(SPACE)
-        column.addWidget(self.banner)
         column.addWidget(view, 1)
         self.set_centre(page)
         self.map_page = page
