@@ -101,10 +101,15 @@ def no_candidates(ctx: Ctx, frame: dict) -> bool:
     return True
 
 
+def has_candidates(ctx: Ctx, frame: dict) -> bool:
+    """Whether ``pick_group`` has a group to strike (or has picked one already)."""
+    return "group" in frame or bool(ctx.active_groups(characters_only=True))
+
+
 def pick_group(ctx: Ctx, frame: dict) -> dict | None:
     """The struck group: a dk among the active character groups in assignment order; the
-    frame remembers it. None while the roll is pending (or if there is no candidate: check
-    first)."""
+    frame remembers it. None while the roll is pending (or if there is no candidate: ask
+    ``has_candidates`` first)."""
     if "group" in frame:
         return ctx.group(frame["group"])
     candidates = ctx.active_groups(characters_only=True)
@@ -175,7 +180,7 @@ def patrol(ctx: Ctx, frame: dict) -> bool:
         ctx.note(frame["rule"], "No enemy ground unit here and the enemy does not control the "
                                 "planet: no patrol")
         return True
-    if not ctx.active_groups(characters_only=True) and "group" not in frame:
+    if not has_candidates(ctx, frame):
         return no_candidates(ctx, frame)
     g = pick_group(ctx, frame)
     if g is None:
@@ -286,7 +291,7 @@ def compromised(ctx: Ctx, frame: dict) -> bool:
     if ctx.state["flags"]["no_searches"]:
         ctx.note("FIG-RE-14", "Friendly locals forbid searches: the enemy may not search")
         return True
-    if not ctx.active_groups(characters_only=True) and "group" not in frame:
+    if not has_candidates(ctx, frame):
         return no_candidates(ctx, frame)
     g = pick_group(ctx, frame)
     if g is None:
@@ -355,7 +360,7 @@ def friendly_locals(ctx: Ctx, frame: dict) -> bool:
 
 def enemy_spy(ctx: Ctx, frame: dict) -> bool:
     """FIG-RE-15: one random active mission ends; everyone is detected."""
-    if ctx.active_groups(characters_only=True) or "group" in frame:
+    if has_candidates(ctx, frame):
         g = pick_group(ctx, frame)
         if g is None:
             return False
@@ -439,7 +444,7 @@ def protocol_blunder(ctx: Ctx, frame: dict) -> bool:
 
 def sunset_break(ctx: Ctx, frame: dict) -> bool:
     """FIG-RE-20: one random active group loses a bonus roll (FIG-BDR-10)."""
-    if not ctx.active_groups(characters_only=True) and "group" not in frame:
+    if not has_candidates(ctx, frame):
         return no_candidates(ctx, frame)
     g = pick_group(ctx, frame)
     if g is None:

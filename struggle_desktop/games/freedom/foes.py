@@ -13,7 +13,7 @@ applied. A locals attack (FIG-RE-12) picks the group, then the race, then the mo
 from __future__ import annotations
 
 from struggle_desktop.games.freedom.context import Ctx
-from struggle_desktop.games.freedom.events import pick_group
+from struggle_desktop.games.freedom.events import has_candidates, pick_group
 from struggle_desktop.games.freedom.missions import ask_rating, give_possession
 from struggle_desktop.games.freedom.registry import RULES
 from struggle_desktop.games.freedom.resolver import abort, push_hook, replace_leader
@@ -77,6 +77,15 @@ def fight_text(data: dict, group: dict) -> str:
     return f"{who} ({stats}) attack {group['id']}{extra}: enter the result of the fight"
 
 
+def no_group_to_attack(ctx: Ctx, frame: dict, rule: str) -> bool:
+    """True, with a note and the procedure popped, when no active group can be attacked."""
+    if has_candidates(ctx, frame):
+        return False
+    ctx.note(rule, "No active mission group to attack: no effect")
+    ctx.pop()
+    return True
+
+
 @procedure("creature")
 def creature(ctx: Ctx, frame: dict) -> None:
     """FIG-RE-11 and FIG-FOE-1."""
@@ -84,11 +93,7 @@ def creature(ctx: Ctx, frame: dict) -> None:
     while True:
         stage = frame["stage"]
         if stage == "group":
-            if "group" not in frame and not ctx.active_groups(characters_only=True):
-                ctx.note(rule, "No active mission group to attack: no effect")
-                ctx.pop()
-                return
-            if pick_group(ctx, frame) is None:
+            if no_group_to_attack(ctx, frame, rule) or pick_group(ctx, frame) is None:
                 return
             frame["stage"] = "which"
         elif stage == "which":
@@ -355,11 +360,7 @@ def locals_attack(ctx: Ctx, frame: dict) -> None:
             ctx.note("FIG-LOC-1", "No race is named for this environs: no effect")
             ctx.pop()
             return
-        if "group" not in frame and not ctx.active_groups(characters_only=True):
-            ctx.note(rule, "No active mission group to attack: no effect")
-            ctx.pop()
-            return
-        if pick_group(ctx, frame) is None:
+        if no_group_to_attack(ctx, frame, rule) or pick_group(ctx, frame) is None:
             return
         frame["stage"] = "race"
     race_name = ctx.pick(frame, "race", env["races"], "FIG-LOC-1", "The locals' race",
