@@ -220,6 +220,11 @@ def group(ctx: Context, gid: str) -> dict:
     return next(g for g in ctx.state["groups"] if g["id"] == gid)
 
 
+def group_words(g: dict) -> str:
+    """A group as the reports name it: its id and its members."""
+    return f"{g['id']} ({', '.join(g['members'])})"
+
+
 def active_groups(ctx: Context) -> list[dict]:
     """Groups drawing shared chits and hit by events: neither stopped, aborted nor bonus-only
     (FIG-CHIT-7, FIG-CHIT-19)."""
@@ -850,7 +855,7 @@ def ev_creature(ctx, frame, chit, event, answer) -> bool:
                        "card)", group=g["id"])
             return True
     report(ctx, "FIG-CHIT-17", f"{attacker} attack{'s' if part == 'creature' else ''} "
-           f"{g['id']} ({', '.join(g['members'])}); the players fight it out", group=g["id"])
+           f"{group_words(g)}; the players fight it out", group=g["id"])
     return True
 
 
@@ -868,7 +873,7 @@ def ev_locals(ctx, frame, chit, event, answer) -> bool:
         note(ctx, "FIG-CHIT-13", f"Oneste Woada lets {g['id']} ignore {chit.event}",
              refs=[g["id"]])
         return True
-    report(ctx, "FIG-CHIT-17", f"the locals attack {g['id']} ({', '.join(g['members'])}); the "
+    report(ctx, "FIG-CHIT-17", f"the locals attack {group_words(g)}; the "
            "players fight it out", group=g["id"])
     return True
 
@@ -886,7 +891,7 @@ def ev_security(ctx, frame, chit, event, answer) -> bool:
         g = pick_group(ctx, "FIG-CHIT-17", "Security Measures!: the group searched for")
         if g is not None:
             report(ctx, "FIG-CHIT-17", f"the {env['enemy_side']} units here may search for "
-                   f"{g['id']} ({', '.join(g['members'])})", group=g["id"])
+                   + group_words(g), group=g["id"])
     elif chit.version == "found":
         robot = not (env["special_ops"] or env["enemy_units"] > 0)
         if robot and (not env["enemy_controls_planet"] or "sentry_robots" in ctx.state["ignored"]):
@@ -896,7 +901,7 @@ def ev_security(ctx, frame, chit, event, answer) -> bool:
         g = pick_group(ctx, "FIG-CHIT-17", "Security Measures!: the group found")
         if g is None:
             return True
-        who = f"{g['id']} ({', '.join(g['members'])})"
+        who = group_words(g)
         if env["special_ops"]:
             report(ctx, "FIG-CHIT-17", f"Special Ops capture {who}", group=g["id"])
         elif env["enemy_units"] > 0:
