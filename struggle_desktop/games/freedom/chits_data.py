@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from struggle_desktop.engine.errors import DataError
-from struggle_desktop.games.freedom.data import D66_RESULTS, FreedomData, frozen
+from struggle_desktop.games.freedom.data import (D66_RESULTS, FreedomData, checked_views, frozen,
+                                               table_error)
 
 #: Environs types and the prefix of their chit ids (FIG-CHIT-2): ``U-21`` is Urban 21.
 MUG_PREFIX = {"urban": "U", "wild": "W", "special": "S"}
@@ -208,28 +208,28 @@ class ChitTables:
     def _check(self) -> None:
         for mug, ids in self.mugs.items():
             if sorted(self.chits[i].d66 for i in ids) != list(D66_RESULTS):
-                raise _fail("chit_results", f"the {mug} mug does not hold the 36 D66 rows once")
+                raise table_error("chit_results", f"the {mug} mug does not hold the 36 D66 rows once")
             counted = Counter(x for i in ids for x in self.chits[i].letters)
             wanted = {k: v for k, v in self.letter_counts(mug).items() if v}
             if dict(counted) != wanted:
                 diff = sorted(set(counted.items()) ^ set(wanted.items()))
-                raise _fail("chit_results", f"the {mug} mug's letters differ from chit_letters "
+                raise table_error("chit_results", f"the {mug} mug's letters differ from chit_letters "
                             f"(FIG-CHIT-2): {diff}")
             if sum(counted.values()) != self._letters["letters_per_mug"]:
-                raise _fail("chit_letters", f"the {mug} mug does not hold "
+                raise table_error("chit_letters", f"the {mug} mug does not hold "
                             f"{self._letters['letters_per_mug']} letters (FIG-CHIT-2)")
         for chit in self.chits.values():
             event = self.events.get(chit.event)
             if event is None:
-                raise _fail("chit_results", f"{chit.id}: {chit.event!r} is no action event")
+                raise table_error("chit_results", f"{chit.id}: {chit.event!r} is no action event")
             # A cell kept as printed although its event belongs to another environs type
             # (Special 32, FIG-CHIT-5 item 4) is flagged as decided and acts as printed.
             if not event.allowed_in(chit.mug) and "event" not in chit.decided:
-                raise _fail("chit_results", f"{chit.id}: {chit.event} is a {event.environs} "
+                raise table_error("chit_results", f"{chit.id}: {chit.event} is a {event.environs} "
                             f"event, not allowed in a {chit.mug} mug (FIG-CHIT-17)")
             allowed = set(event.versions) or {None}
             if chit.version not in allowed:
-                raise _fail("chit_results", f"{chit.id}: {chit.event} has no version "
+                raise table_error("chit_results", f"{chit.id}: {chit.event} has no version "
                             f"{chit.version!r}")
             if event.effect_key == "coup_fails":
                 self.backlash(chit.version, 1)
@@ -237,19 +237,19 @@ class ChitTables:
         for event in self.events.values():
             for other in event.contradicts:
                 if other not in self.events or event.name not in self.events[other].contradicts:
-                    raise _fail("chit_action_events", f"{event.name} contradicts {other} but not "
+                    raise table_error("chit_action_events", f"{event.name} contradicts {other} but not "
                                 "the other way round (FIG-CHIT-11)")
         from_events = {frozenset((e.name, o)) for e in self.events.values() for o in e.contradicts}
         if from_events != pairs:
-            raise _fail("chit_precedence", "its contradictions differ from chit_action_events")
+            raise table_error("chit_precedence", "its contradictions differ from chit_action_events")
         rows = {(o.event, o.overrules) for o in self.overrule_rows}
         from_events = {(e.name, o) for e in self.events.values() for o in e.overrules}
         if rows != from_events:
-            raise _fail("chit_precedence", "its overrules differ from chit_action_events")
+            raise table_error("chit_precedence", "its overrules differ from chit_action_events")
         for imm in self.immunities.values():
             for name in imm.ignores:
                 if name not in self.events:
-                    raise _fail("chit_precedence", f"{imm.holder} ignores unknown {name!r}")
+                    raise table_error("chit_precedence", f"{imm.holder} ignores unknown {name!r}")
         for v in self._backlash["variants"]:
             _check_bands("chit_coup_backlash", f"variant {v['variant']}", v["bands"])
         for table in ("mission_roll", "other_mission_roll", "letters_roll"):
@@ -259,21 +259,9 @@ class ChitTables:
 def _check_bands(table_id: str, what: str, bands: list[dict]) -> None:
     faces = [f for b in bands for f in range(b["from"], b["to"] + 1)]
     if sorted(faces) != list(FACES):
-        raise _fail(table_id, f"{what} does not cover the faces 1-6 exactly once")
-
-
-def _fail(table_id: str, message: str) -> DataError:
-    return DataError(f"freedom table {table_id}: {message}")
-
-
-_CACHE: dict[int, tuple[Any, ChitTables]] = {}
+        raise table_error(table_id, f"{what} does not cover the faces 1-6 exactly once")
 
 
 def chit_tables(data: FreedomData) -> ChitTables:
     """The checked Part B views of ``data``, built once per loaded table set."""
-    tables = data.tables
-    hit = _CACHE.get(id(tables))
-    if hit is None or hit[0] is not tables:
-        hit = (tables, ChitTables(data))
-        _CACHE[id(tables)] = hit
-    return hit[1]
+    return checked_views(data, ChitTables)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Callable
 
 from struggle_desktop.engine.catalog import load_rule_list, rule_list_path
 from struggle_desktop.engine.data import GameData, TableSet
@@ -514,8 +514,23 @@ def check_part_a(tables: TableSet) -> list[str]:
     return _check_success_letters(tables)
 
 
-def _fail(table_id: str, message: str) -> DataError:
+def table_error(table_id: str, message: str) -> DataError:
+    """The error of a Freedom table that fails a check beyond its schema."""
     return DataError(f"freedom table {table_id}: {message}")
+
+
+_VIEWS: dict[tuple[Any, int], tuple[Any, Any]] = {}
+
+
+def checked_views(data: "FreedomData", build: Callable[["FreedomData"], Any]) -> Any:
+    """``build(data)`` (the checked views of Parts B and C), made once per loaded table set
+    and made again when the tables are loaded anew."""
+    tables = data.tables
+    key = (build, id(tables))
+    hit = _VIEWS.get(key)
+    if hit is None or hit[0] is not tables:
+        hit = _VIEWS[key] = (tables, build(data))
+    return hit[1]
 
 
 def _check_flags(table_id: str, table: Mapping[str, Any], known_rules: set[str]) -> None:
@@ -524,7 +539,7 @@ def _check_flags(table_id: str, table: Mapping[str, Any], known_rules: set[str])
     is flagged."""
     unknown = [r for r in table["rules"] if r not in known_rules]
     if unknown:
-        raise _fail(table_id, f"unknown rule ID(s) {', '.join(unknown)}")
+        raise table_error(table_id, f"unknown rule ID(s) {', '.join(unknown)}")
     flagged = 0
 
     def walk(node: Any, where: str) -> None:
@@ -532,10 +547,10 @@ def _check_flags(table_id: str, table: Mapping[str, Any], known_rules: set[str])
         if isinstance(node, Mapping):
             for field, rule in (node.get("decided") or {}).items():
                 if field not in node and field not in (node.get("cells") or {}):
-                    raise _fail(table_id, f"{where}: decided flag for {field!r}, which is not "
+                    raise table_error(table_id, f"{where}: decided flag for {field!r}, which is not "
                                           f"there")
                 if rule not in table["rules"]:
-                    raise _fail(table_id, f"{where}: decided flag {field}: {rule} names a rule the "
+                    raise table_error(table_id, f"{where}: decided flag {field}: {rule} names a rule the "
                                           f"table does not list in its rules")
                 flagged += 1
             for key, value in node.items():
@@ -548,7 +563,7 @@ def _check_flags(table_id: str, table: Mapping[str, Any], known_rules: set[str])
     walk({k: v for k, v in table.items() if k not in ("id", "title", "rules")}, "")
     if bool(flagged) != bool(table["reconstructed"]):
         state = "flags decided values" if flagged else "flags no decided value"
-        raise _fail(table_id, f"reconstructed is {table['reconstructed']} but the table {state} "
+        raise table_error(table_id, f"reconstructed is {table['reconstructed']} but the table {state} "
                               f"(FIG-GEN-8)")
 
 
@@ -557,14 +572,14 @@ def _check_d66_table(table_id: str, ranges: list[tuple[int, int]]) -> None:
     seen: Counter[int] = Counter()
     for first, last in ranges:
         if first > last or first // 10 != last // 10:
-            raise _fail(table_id, f"range {first}-{last} is not a range of one tens digit")
+            raise table_error(table_id, f"range {first}-{last} is not a range of one tens digit")
         seen.update(d for d in D66_RESULTS if first <= d <= last)
     twice = sorted(d for d, n in seen.items() if n > 1)
     if twice:
-        raise _fail(table_id, f"D66 result(s) {twice} covered more than once")
+        raise table_error(table_id, f"D66 result(s) {twice} covered more than once")
     uncovered = [d for d in D66_RESULTS if d not in seen]
     if uncovered:
-        raise _fail(table_id, f"D66 result(s) {uncovered} not covered")
+        raise table_error(table_id, f"D66 result(s) {uncovered} not covered")
 
 
 def _check_2d6_table(table_id: str, rows: list[Mapping[str, Any]]) -> None:
@@ -572,11 +587,11 @@ def _check_2d6_table(table_id: str, rows: list[Mapping[str, Any]]) -> None:
     seen: Counter[int] = Counter()
     for row in rows:
         if row["from"] > row["to"]:
-            raise _fail(table_id, f"band {row['from']}-{row['to']} runs backwards")
+            raise table_error(table_id, f"band {row['from']}-{row['to']} runs backwards")
         seen.update(range(row["from"], row["to"] + 1))
     bad = [t for t in range(2, 13) if seen[t] != 1]
     if bad:
-        raise _fail(table_id, f"2d6 total(s) {bad} not covered exactly once")
+        raise table_error(table_id, f"2d6 total(s) {bad} not covered exactly once")
 
 
 def _check_random_events(table: Mapping[str, Any]) -> None:
@@ -584,62 +599,62 @@ def _check_random_events(table: Mapping[str, Any]) -> None:
     ids = [e["id"] for e in events]
     expected = [f"FIG-RE-{n}" for n in range(1, len(events) + 1)]
     if ids != expected:
-        raise _fail("random_events", f"rows must be FIG-RE-1..{len(events)} in order, found {ids}")
+        raise table_error("random_events", f"rows must be FIG-RE-1..{len(events)} in order, found {ids}")
     if [e["from"] for e in events] != sorted(e["from"] for e in events):
-        raise _fail("random_events", "rows are not in D66 order")
+        raise table_error("random_events", "rows are not in D66 order")
     keys = Counter(e["effect_key"] for e in events)
     twice = sorted(k for k, n in keys.items() if n > 1)
     if twice:
-        raise _fail("random_events", f"effect_key used by more than one row: {twice}")
+        raise table_error("random_events", f"effect_key used by more than one row: {twice}")
 
 
 def _check_missions(tables: TableSet) -> None:
     missions = tables["missions"]["missions"]
     letters = [m["letter"] for m in missions]
     if tuple(letters) != MISSION_LETTERS:
-        raise _fail("missions", f"missions must be {' '.join(MISSION_LETTERS)} in order, "
+        raise table_error("missions", f"missions must be {' '.join(MISSION_LETTERS)} in order, "
                                 f"found {' '.join(letters)}")
     for m in missions:
         for side in m["sides"]:
             levels = [lv["level"] for lv in m.get("levels", []) if lv.get("side", side) == side]
             if levels != sorted(set(levels)):
-                raise _fail("missions", f"{m['letter']}: levels of the {side} side must rise "
+                raise table_error("missions", f"{m['letter']}: levels of the {side} side must rise "
                                         f"without repeats")
     scored = {letter for r in tables["mission_success"]["results"] for letter in r["letters"]}
     never = [x for x in MISSION_LETTERS if x not in scored]
     if never:
-        raise _fail("mission_success", f"mission(s) {never} never score")
+        raise table_error("mission_success", f"mission(s) {never} never score")
     for name in ("home_planet", "royalty"):
         if not set(tables["bonus_lists"][name]["missions"]) <= set(MISSION_LETTERS):
-            raise _fail("bonus_lists", f"{name} names an unknown mission")
+            raise table_error("bonus_lists", f"{name} names an unknown mission")
 
 
 def _check_unique(table_id: str, names: list[str], what: str) -> None:
     twice = sorted(n for n, k in Counter(names).items() if k > 1)
     if twice:
-        raise _fail(table_id, f"{what} listed more than once: {', '.join(twice)}")
+        raise table_error(table_id, f"{what} listed more than once: {', '.join(twice)}")
 
 
 def _check_creatures(table: Mapping[str, Any]) -> None:
     creatures = table["creatures"]
     ids = [c["id"] for c in creatures]
     if ids != [f"FIG-CRE-{n}" for n in range(1, len(creatures) + 1)]:
-        raise _fail("creatures", f"rows must be FIG-CRE-1..{len(creatures)} in order")
+        raise table_error("creatures", f"rows must be FIG-CRE-1..{len(creatures)} in order")
     names = [c["name"] for c in creatures]
     _check_unique("creatures", names, "creature")
     for c in creatures:
         if c["kind"] == "stat" and (c["af"] is None or c["ef"] is None):
-            raise _fail("creatures", f"{c['name']}: a stat creature needs both AF and EF")
+            raise table_error("creatures", f"{c['name']}: a stat creature needs both AF and EF")
         if (c["kind"] in ("mob", "auto_mob")) != ("mob" in c):
-            raise _fail("creatures", f"{c['name']}: a mob (and only a mob) has a mob size")
+            raise table_error("creatures", f"{c['name']}: a mob (and only a mob) has a mob size")
         if "mob" in c and (c["af"] is None or c["ef"] is None):
-            raise _fail("creatures", f"{c['name']}: a mob needs the AF and EF of its members")
+            raise table_error("creatures", f"{c['name']}: a mob needs the AF and EF of its members")
     fallback = table["sentry_fallback"]
     if fallback["creature"] not in names:
-        raise _fail("creatures", f"sentry fallback {fallback['creature']!r} is not a creature")
+        raise table_error("creatures", f"sentry fallback {fallback['creature']!r} is not a creature")
     faces = Counter(f for b in fallback["bands"] for f in range(b["from"], b["to"] + 1))
     if sorted(faces.elements()) != list(range(1, 7)):
-        raise _fail("creatures", "sentry fallback bands must cover the d6 faces 1..6 once each")
+        raise table_error("creatures", "sentry fallback bands must cover the d6 faces 1..6 once each")
 
 
 def _check_charts(tables: TableSet) -> None:
@@ -655,29 +670,29 @@ def _check_charts(tables: TableSet) -> None:
         for r in rows:
             if "variant_of" in r:
                 if r["variant_of"] not in base:
-                    raise _fail(table_id, f"{r['name']}: variant of {r['variant_of']!r}, which is "
+                    raise table_error(table_id, f"{r['name']}: variant of {r['variant_of']!r}, which is "
                                           f"not a base row of this chart")
                 if "variant_when" not in r:
-                    raise _fail(table_id, f"{r['name']}: a variant row needs variant_when")
+                    raise table_error(table_id, f"{r['name']}: a variant row needs variant_when")
                 companion = r["variant_when"]
                 if isinstance(companion, Mapping) and companion["together_with"] not in base:
-                    raise _fail(table_id, f"{r['name']}: together_with "
+                    raise table_error(table_id, f"{r['name']}: together_with "
                                           f"{companion['together_with']!r} is not a character here")
             elif "variant_when" in r:
-                raise _fail(table_id, f"{r['name']}: variant_when without variant_of")
+                raise table_error(table_id, f"{r['name']}: variant_when without variant_of")
     _check_unique("bonus charts", everywhere, "chart row")
     pool = tables["recruitment_modifiers"]["pool"]
     for side in SIDES:
         rows = tables[CHARTS[(side, "character")]]["rows"]
         count = sum("variant_of" not in r for r in rows)
         if count != pool[side]:
-            raise _fail(CHARTS[(side, "character")], f"{count} {side} characters, but the "
+            raise table_error(CHARTS[(side, "character")], f"{count} {side} characters, but the "
                                                      f"recruitment pool says {pool[side]}")
     characters = {r["name"] for side in SIDES for r in tables[CHARTS[(side, "character")]]["rows"]}
     for c in tables["creatures"]["creatures"]:
         recruiter = c.get("params", {}).get("recruiter")
         if recruiter is not None and recruiter not in characters:
-            raise _fail("creatures", f"{c['name']}: recruiter {recruiter!r} is not a character")
+            raise table_error("creatures", f"{c['name']}: recruiter {recruiter!r} is not a character")
 
 
 def _check_names(tables: TableSet) -> None:
@@ -689,12 +704,12 @@ def _check_names(tables: TableSet) -> None:
     table = tables["display_names"]
     for r in table["display"] + table["other_spellings"]:
         if r["name"] not in known:
-            raise _fail("display_names", f"{r['name']!r} is not a Part A name")
+            raise table_error("display_names", f"{r['name']!r} is not a Part A name")
     others = ([r["display"] for r in table["display"]]
               + [r["seed_003"] for r in table["other_spellings"]])
     clash = sorted(set(others) & known)
     if clash:
-        raise _fail("display_names", f"{', '.join(clash)}: already a Part A name")
+        raise table_error("display_names", f"{', '.join(clash)}: already a Part A name")
     _check_unique("display_names", [r["name"] for r in table["display"]], "name")
     _check_unique("display_names", others, "other name")
 

@@ -23,8 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from struggle_desktop.engine.errors import DataError
-from struggle_desktop.games.freedom.data import FreedomData, frozen
+from struggle_desktop.games.freedom.data import FreedomData, checked_views, frozen, table_error
 
 #: Card id prefixes and the kinds they stand for (FIG-EVT-1).
 PREFIX_KIND = {"G": "galactic", "M": "major", "H": "historic", "IS": "imperial_secret",
@@ -135,29 +134,29 @@ class DeckTables:
         for kind, prefix in KIND_PREFIX.items():
             ids = self.of_kind(kind)
             if len(ids) != counts[kind]:
-                raise _fail("events_cards", f"{len(ids)} {kind} cards, the track says "
+                raise table_error("events_cards", f"{len(ids)} {kind} cards, the track says "
                             f"{counts[kind]} (FIG-EVT-1)")
             if list(ids) != [f"{prefix}#{n}" for n in range(1, len(ids) + 1)]:
-                raise _fail("events_cards", f"the {kind} cards are not {prefix}#1.."
+                raise table_error("events_cards", f"the {kind} cards are not {prefix}#1.."
                             f"{prefix}#{len(ids)} in order")
         titles = Counter(c.title for c in self.cards.values())
         for c in self.cards.values():
             if titles[c.title] != c.count:
-                raise _fail("events_cards", f"{c.id}: {titles[c.title]} cards titled "
+                raise table_error("events_cards", f"{c.id}: {titles[c.title]} cards titled "
                             f"{c.title!r}, its count says {c.count}")
             if c.trigger is not None and c.kind != "galactic":
-                raise _fail("events_cards", f"{c.id}: only Galactic cards draw others")
+                raise table_error("events_cards", f"{c.id}: only Galactic cards draw others")
         drawn = sum(c.trigger["face_up_m"] + c.trigger["face_down_m"]
                     for c in self.cards.values() if c.trigger)
         if drawn != self.track["m_draws_per_g_pass"]:
-            raise _fail("events_track", f"the trigger cards draw {drawn} Major cards per pass, "
+            raise table_error("events_track", f"the trigger cards draw {drawn} Major cards per pass, "
                         f"not {self.track['m_draws_per_g_pass']} (FIG-EVT-8)")
         setup = self.track["setup"]
         for place, start in (("new_box", "new_box"), ("g_deck_top", "g_deck_top"),
                              ("historic_stack", "historic_stack")):
             for cid in setup[place]:
                 if cid not in self.cards or self.cards[cid].start != start:
-                    raise _fail("events_track", f"set-up {place}: {cid} does not start there "
+                    raise table_error("events_track", f"set-up {place}: {cid} does not start there "
                                 "(FIG-EVT-3)")
         tables = self._subrolls["tables"]
         for c in self.cards.values():
@@ -165,31 +164,19 @@ class DeckTables:
                 continue
             table = tables.get(c.sub_roll)
             if table is None or table["card"] != c.id:
-                raise _fail("events_subrolls", f"{c.id}: no sub-roll table {c.sub_roll!r} for it")
+                raise table_error("events_subrolls", f"{c.id}: no sub-roll table {c.sub_roll!r} for it")
         for name, table in tables.items():
             if sorted(r["face"] for r in table["faces"]) != [1, 2, 3, 4, 5, 6]:
-                raise _fail("events_subrolls", f"{name} does not cover the faces 1-6 once")
+                raise table_error("events_subrolls", f"{name} does not cover the faces 1-6 once")
         for kind in KIND_PREFIX:
             if self.track["after_due"].get(kind) not in ("discard", "lasting"):
-                raise _fail("events_track", f"no place after the Due box for {kind}")
+                raise table_error("events_track", f"no place after the Due box for {kind}")
 
 
 def kind_of(card_id: str) -> str:
     return PREFIX_KIND[card_id.split("#")[0]]
 
 
-def _fail(table_id: str, message: str) -> DataError:
-    return DataError(f"freedom table {table_id}: {message}")
-
-
-_CACHE: dict[int, tuple[Any, DeckTables]] = {}
-
-
 def deck_tables(data: FreedomData) -> DeckTables:
     """The checked Part C views of ``data``, built once per loaded table set."""
-    tables = data.tables
-    hit = _CACHE.get(id(tables))
-    if hit is None or hit[0] is not tables:
-        hit = (tables, DeckTables(data))
-        _CACHE[id(tables)] = hit
-    return hit[1]
+    return checked_views(data, DeckTables)
