@@ -166,3 +166,19 @@ def char(state: dict, name: str) -> dict:
 
 def group(state: dict, gid: str) -> dict:
     return next(g for g in state["groups"] if g["id"] == gid)
+
+
+def save_load_and_play_on(session, path, seed: int) -> None:
+    """Save ``session`` to ``path`` and load it by replay to the same digest; then the session
+    and the loaded copy, both played to the end by random players seeded alike, end alike."""
+    from struggle_desktop.engine.session import Session
+
+    session.save(path)
+    loaded, report = Session.load({"freedom": GAME}, path)
+    assert report.ok and GAME.digest(loaded.state) == GAME.digest(session.state)
+    for s in (session, loaded):
+        player = Rng.from_seed(seed, stream=77)
+        while GAME.outcome(s.state) is None:
+            role = s.state["pending"]["role"]
+            s.perform(role, GAME.choose_action(s.state, role, "random", player))
+    assert GAME.digest(loaded.state) == GAME.digest(session.state)

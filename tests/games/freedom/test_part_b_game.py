@@ -13,6 +13,7 @@ from struggle_desktop.engine.session import Session
 from struggle_desktop.games.freedom import GAME
 from struggle_desktop.games.freedom.chits_data import chit_tables
 
+from .helpers import save_load_and_play_on
 from .test_part_b_helpers import ScriptedRng, data, order
 from .test_part_b_scenario import B1_DRAWS
 
@@ -63,16 +64,7 @@ def test_save_and_load_in_the_middle_of_the_environs(tmp_path):
         session.perform(pending["role"], GAME.choose_action(session.state, pending["role"],
                                                             "simple", rng))
     assert GAME.outcome(session.state) is None and len(session.state["drawn"]) == 2
-    path = tmp_path / "b1.json"
-    session.save(path)
-    loaded, report = Session.load({"freedom": GAME}, path)
-    assert report.ok and GAME.digest(loaded.state) == GAME.digest(session.state)
-    for s in (session, loaded):
-        player = Rng.from_seed(5, stream=77)
-        while GAME.outcome(s.state) is None:
-            role = s.state["pending"]["role"]
-            s.perform(role, GAME.choose_action(s.state, role, "random", player))
-    assert GAME.digest(loaded.state) == GAME.digest(session.state)
+    save_load_and_play_on(session, tmp_path / "b1.json", seed=5)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -12,6 +12,7 @@ from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.games.freedom import GAME
 
+from .helpers import save_load_and_play_on
 from .test_part_b_helpers import ScriptedRng
 from .test_part_c_scenario import C1_DECISIONS, c1_script
 
@@ -66,16 +67,7 @@ def test_save_and_load_between_events_segments(tmp_path):
     while session.state["turn"] < 4:
         role = session.state["pending"]["role"]
         session.perform(role, GAME.choose_action(session.state, role, "simple", player))
-    path = tmp_path / "c1.json"
-    session.save(path)
-    loaded, report = Session.load({"freedom": GAME}, path)
-    assert report.ok and GAME.digest(loaded.state) == GAME.digest(session.state)
-    for s in (session, loaded):
-        rng = Rng.from_seed(9, stream=77)
-        while GAME.outcome(s.state) is None:
-            role = s.state["pending"]["role"]
-            s.perform(role, GAME.choose_action(s.state, role, "random", rng))
-    assert GAME.digest(loaded.state) == GAME.digest(session.state)
+    save_load_and_play_on(session, tmp_path / "c1.json", seed=9)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
