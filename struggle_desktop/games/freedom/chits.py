@@ -77,7 +77,7 @@ from struggle_desktop.engine.flow import Context
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.freedom.chits_data import ChitTables, chit_tables
-from struggle_desktop.games.freedom.data import FreedomData, default_data
+from struggle_desktop.games.freedom.data import FreedomData, data_or_default
 from struggle_desktop.games.freedom.context import ModeContext, shuffle
 from struggle_desktop.games.freedom.registry import RULES
 
@@ -117,8 +117,7 @@ class ChitContext(ModeContext):
 
 def tables(ctx: Context) -> ChitTables:
     """The Part B tables of whatever context runs the mode (its ``data``, else the default)."""
-    data = getattr(ctx, "data", None)
-    return chit_tables(data if isinstance(data, FreedomData) else default_data())
+    return chit_tables(data_or_default(getattr(ctx, "data", None)))
 
 
 
@@ -146,7 +145,7 @@ def new_state(data: FreedomData, scenario: dict, options: dict | None, seed: int
     not a valid Part B context."""
     context = scenario["context"]
     validate(context, SCHEMA, f"scenario {scenario.get('id')!r} context")
-    data = data if isinstance(data, FreedomData) else default_data()
+    data = data_or_default(data)
     chit_tables(data)                       # the load-time checks, before anything is played
     env_type = context["environs_type"]
     phasing = context["phasing_side"]
@@ -422,8 +421,7 @@ def _card_reminders(ctx: Context) -> None:
     state = ctx.state
     if not state["cards"]:
         return
-    data = getattr(ctx, "data", None)
-    data = data if isinstance(data, FreedomData) else default_data()
+    data = data_or_default(getattr(ctx, "data", None))
     cards = {c["id"]: c for c in data.tables["events_cards"]["cards"]}
     side = phasing(ctx)
     for cid in state["cards"]:

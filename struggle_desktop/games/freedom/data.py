@@ -733,6 +733,12 @@ def _check_success_letters(tables: TableSet) -> list[str]:
 _DEFAULT: FreedomData | None = None
 
 
+def data_or_default(data: Any) -> FreedomData:
+    """``data`` when it is the Freedom data (a mode's context or set-up was handed some), else
+    the default tables."""
+    return data if isinstance(data, FreedomData) else default_data()
+
+
 def default_data() -> FreedomData:
     global _DEFAULT
     if _DEFAULT is None:

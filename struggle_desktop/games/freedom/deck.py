@@ -77,7 +77,7 @@ from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.flow import Context
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
-from struggle_desktop.games.freedom.data import FreedomData, default_data
+from struggle_desktop.games.freedom.data import FreedomData, data_or_default, default_data
 from struggle_desktop.games.freedom.deck_data import DeckTables, deck_tables, kind_of
 from struggle_desktop.games.freedom.context import ModeContext, other, shuffle
 from struggle_desktop.games.freedom.registry import RULES
@@ -117,10 +117,8 @@ class DeckContext(ModeContext):
 
 
 def tables(ctx: Context) -> DeckTables:
-    data = getattr(ctx, "data", None)
-    return deck_tables(data if isinstance(data, FreedomData) else default_data())
-
-
+    """The Part C tables of whatever context runs the mode (its ``data``, else the default)."""
+    return deck_tables(data_or_default(getattr(ctx, "data", None)))
 
 
 # ================================================================================ set-up
@@ -136,8 +134,7 @@ def new_state(data: FreedomData, scenario: dict, options: dict | None, seed: int
     first procedure, so that its shuffles and picks are logged and can be scripted."""
     context = scenario["context"]
     validate(context, SCHEMA, f"scenario {scenario.get('id')!r} context")
-    data = data if isinstance(data, FreedomData) else default_data()
-    t = deck_tables(data)
+    t = deck_tables(data_or_default(data))
     _check_setup(scenario.get("id"), t, context.get("setup", {}))
     first = context.get("first_turn", 1)
     last = context.get("last_turn")
