@@ -328,13 +328,20 @@ def d66_entry(entry: dict) -> dict:
             "text": entry["text"], "rule": entry["rule"]}
 
 
+def last_roll(log: list[dict], wanted) -> tuple[int, dict] | None:
+    """The last of ``effective_rolls(log)`` whose entry ``wanted(entry)`` accepts, with its
+    position in the log, or None."""
+    found = None
+    for k, entry in effective_rolls(log):
+        if wanted(entry):
+            found = (k, entry)
+    return found
+
+
 def last_event(ctx, state: dict) -> dict | None:
     """The last random event rolled (FIG-MIS-6), its dice, its row and what came of it."""
     log = state["log"]
-    found = None
-    for k, entry in effective_rolls(log):
-        if entry["rule"] == "FIG-MIS-6" and entry["dice"][0]["die"] == "p2d6":
-            found = (k, entry)
+    found = last_roll(log, lambda e: e["rule"] == "FIG-MIS-6" and e["dice"][0]["die"] == "p2d6")
     if found is None:
         return None
     k, entry = found
@@ -353,10 +360,7 @@ def last_event(ctx, state: dict) -> dict | None:
 def last_success(ctx, state: dict) -> dict | None:
     """The last mission-success roll (FIG-MS-1): dice, letters, which groups scored."""
     log = state["log"]
-    found = None
-    for k, entry in effective_rolls(log):
-        if entry["rule"] == "FIG-MS-1":
-            found = (k, entry)
+    found = last_roll(log, lambda e: e["rule"] == "FIG-MS-1")
     if found is None:
         return None
     k, entry = found
