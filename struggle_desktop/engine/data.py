@@ -1,8 +1,9 @@
 """Rules as data: YAML tables validated against JSON Schemas, with user overrides.
 
 Every table is a YAML file with a common header (``id``, ``title``, ``reconstructed``,
-``rules``). Loading uses ``yaml.safe_load`` only and validates with jsonschema, so a broken or
-hand-edited file gives one clear message naming the file and the offending key. A user may
+``rules``). Loading goes through ``engine/untrusted.py`` (a safe loader, with size, nesting
+and alias limits) and validates with jsonschema, so a broken or hand-edited file gives one
+clear message naming the file and the offending key. A user may
 replace any table with a file of the same name in ``<user config>/overrides/<game>/``; the
 override is validated the same way and recorded (name and digest) in every save.
 """
@@ -15,28 +16,17 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from struggle_desktop.engine.canonical import digest
+from struggle_desktop.engine import untrusted
 from struggle_desktop.engine.datacache import cached
 from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.paths import assets_dir, scenarios_dir, user_config_dir
 
 
-# libyaml's safe loader parses the same documents as yaml.safe_load, many times faster.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def read_yaml(path: Path) -> Any:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=_SafeLoader)  # noqa: S506 - a safe loader
-    except FileNotFoundError:
-        raise DataError(f"data file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read {path}: {exc}") from None
-    except yaml.YAMLError as exc:
-        raise DataError(f"{path} is not valid YAML: {exc}".replace("\n", " ")) from None
+    """A YAML file, read through ``engine/untrusted.py`` (regular files only, size, nesting
+    and alias limits, safe loader)."""
+    return untrusted.read_yaml(path, error=DataError)
 
 
 @lru_cache(maxsize=None)
@@ -57,7 +47,7 @@ def validate(data: Any, schema_path: Path, source: str) -> None:
     if errors:
         err = errors[0]
         where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
-        raise DataError(f"{source}: {where}: {err.message}")
+        raise DataError(f"{source}: {where}: {untrusted.schema_problem(err)}")
 
 
 def load_validated(path: Path, schema_path: Path) -> Any:
@@ -103,7 +93,9 @@ def load_tables(game: str, table_dir: Path, schema_dir: Path, use_overrides: boo
             raise DataError(f"no schema for table {path.name} (expected {schema_path})")
         source = path
         override = override_dir / path.name
-        if use_overrides and override.is_file():
+        # Anything of the table's name counts (a pipe or a folder is then refused, saying so),
+        # never silently skipped.
+        if use_overrides and (override.exists() or override.is_symlink()):
             source = override
         data = load_validated(source, schema_path)
         if data.get("id") != stem:

@@ -20,12 +20,16 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
+from struggle_desktop.engine import untrusted
+from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.paths import user_cache_dir
 
 T = TypeVar("T")
 
 #: Bump when the shape of cached objects changes.
 CACHE_FORMAT = 1
+#: A source larger than this is not cached (build() then reads it under its own limits).
+MAX_SOURCE_BYTES = 64 * 1024 * 1024
 #: Set to "0" to switch the cache off (tests of the checks themselves, debugging).
 ENV_SWITCH = "STRUGGLE_DESKTOP_DATA_CACHE"
 
@@ -41,7 +45,8 @@ def _key(kind: str, sources: Iterable[Path], extra: bytes = b"") -> str:
     h.update(extra + b"\0")
     for path in sources:
         h.update(str(path.name).encode() + b"\0")
-        h.update(path.read_bytes())
+        # Bounded and regular files only: a source may be a user's override file.
+        h.update(untrusted.read_bytes(path, MAX_SOURCE_BYTES))
         h.update(b"\0")
     return h.hexdigest()[:32]
 
@@ -54,7 +59,7 @@ def cached(kind: str, sources: Iterable[Path], build: Callable[[], T], extra: by
     sources = list(sources)
     try:
         key = _key(kind, sources, extra)
-    except OSError:
+    except (OSError, DataError):
         return build()          # an unreadable source: let build() report it properly
     folder = user_cache_dir() / "data"
     target = folder / f"{kind}-{key}.pickle"

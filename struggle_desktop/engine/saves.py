@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from struggle_desktop import __version__
+from struggle_desktop.engine import untrusted
 from struggle_desktop.engine.errors import SaveError
 
 FORMAT = "struggle-desktop-save"
@@ -28,8 +29,9 @@ FORMAT_VERSION = 1
 #: format_version -> function(document) -> document of format_version + 1
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
 
-#: Saves larger than this are refused before parsing: no real game comes near it.
-MAX_SAVE_BYTES = 200 * 1024 * 1024
+#: What a save may hold (bytes, values, nesting), checked before parsing: the longest real
+#: games come nowhere near it.
+SAVE_LIMITS = untrusted.SAVE_LIMITS
 
 SAVE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -120,30 +122,19 @@ def write_atomic(path: Path | str, document: dict) -> None:
 
 
 def read_document(path: Path | str) -> dict:
-    """Read, migrate and check a save file. The file itself is never modified."""
+    """Read, migrate and check a save file (through ``engine/untrusted.py``, whose limits
+    apply). The file itself is never modified."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path} is too large to be a save file ({size} bytes)")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SaveError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise SaveError(f"{path} is a folder, not a save file") from None
-    except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise SaveError(f"{path} is not a save file (damaged, truncated or not JSON)") from None
+    document = untrusted.read_json(path, SAVE_LIMITS, SaveError, what="save file")
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SaveError(f"{path} is not a struggle_desktop save file")
     document = migrate(document, str(path))
-    errors = sorted(_validator().iter_errors(document), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].absolute_path) or "(top level)"
-        raise SaveError(f"{path} is damaged: {where}: {errors[0].message}")
+    # The first error is enough, and only it is ever described: a hostile file may hold
+    # millions of wrong values.
+    error = next(iter(_validator().iter_errors(document)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        raise SaveError(f"{path} is damaged: {where}: {untrusted.schema_problem(error)}")
     return document
 
 

@@ -65,7 +65,7 @@ def one_line_error(call, *args, **kwargs) -> str:
 def test_missing_file_is_named(tmp_path):
     path = tmp_path / "nowhere.yaml"
     message = one_line_error(data.read_yaml, path)
-    assert "not found" in message and str(path) in message
+    assert "no such file" in message and str(path) in message
 
 
 def test_invalid_yaml_is_named_on_one_line(tmp_path):

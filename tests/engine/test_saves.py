@@ -152,7 +152,7 @@ def test_unknown_format_version(tmp_path, version):
 def test_huge_file_is_refused_before_parsing(tmp_path, monkeypatch):
     path = tmp_path / "huge.json"
     saves.write_atomic(path, document())
-    monkeypatch.setattr(saves, "MAX_SAVE_BYTES", 100)
+    monkeypatch.setattr(saves, "SAVE_LIMITS", saves.untrusted.Limits(100, 1000))
     parsed = []
     monkeypatch.setattr(saves.json, "loads", lambda *a, **k: parsed.append(1))
     assert "too large" in load_error(path)

@@ -14,12 +14,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit,
                                QTextBrowser, QVBoxLayout, QWidget)
 
+from struggle_desktop.engine import untrusted
+from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.engine.paths import assets_dir, user_config_dir
 from struggle_desktop.ui.dialogs import muted
 
@@ -47,10 +48,13 @@ def load_table(game_id: str, table: dict) -> tuple[dict, str]:
         return dict(table["values"]), str(table.get("notes", ""))
     path = table_file(game_id, table)
     try:
-        text = path.read_text(encoding="utf-8")
-        document = yaml.safe_load(text) or {}
-    except (OSError, yaml.YAMLError) as exc:
+        # The comment lines are wanted too, so the file is read and parsed in two steps.
+        text = untrusted.read_bytes(path, untrusted.YAML_LIMITS.max_bytes).decode("utf-8")
+        document = untrusted.parse_yaml(text, str(path)) or {}
+    except (StruggleError, UnicodeDecodeError) as exc:
         return {}, f"(the values could not be read: {exc})"
+    if not isinstance(document, dict):
+        return {}, "(the values could not be read: the file is not a table)"
     notes = []
     for line in text.splitlines():
         if not line.startswith("#"):

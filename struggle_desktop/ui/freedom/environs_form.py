@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
                                QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
+from struggle_desktop.engine.data import read_yaml
 from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.games.freedom import environs, missions
 from struggle_desktop.games.freedom.context import RATINGS, other
@@ -69,7 +69,7 @@ SIDE_LABELS = {"rebel": "Rebel", "imperial": "Imperial"}
 def _schema_enums() -> dict[str, list]:
     """The enumerations of the context schema (the engine's), so the form offers exactly the
     values the engine knows."""
-    schema = yaml.safe_load(environs.SCHEMA.read_text(encoding="utf-8"))
+    schema = read_yaml(environs.SCHEMA)
     props, defs = schema["properties"], schema["$defs"]
     return {
         "location": props["location"]["enum"], "type": props["type"]["enum"],
