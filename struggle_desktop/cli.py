@@ -35,9 +35,9 @@ from typing import Any, Callable, NoReturn, TextIO
 
 from struggle_desktop import __version__
 from struggle_desktop import games as games_registry
-from struggle_desktop.engine import saves
-from struggle_desktop.engine.errors import BadOption, SaveError, StruggleError
-from struggle_desktop.engine.session import Session
+from struggle_desktop.engine import saves, untrusted
+from struggle_desktop.engine.errors import BadOption, SaveError, StruggleError, excerpt
+from struggle_desktop.engine.session import Session, refusal
 from struggle_desktop.simulate import check_setup, simulate
 
 GUI_MODULE = "struggle_desktop.ui.app"
@@ -72,7 +72,7 @@ def fail(message: str) -> int:
 def load_game(game_id: str):
     """The game module for ``game_id``; BadOption for an unknown game or one not built yet."""
     if game_id not in games_registry.ALL_GAME_IDS:
-        raise BadOption(f"unknown game {game_id!r} "
+        raise BadOption(f"unknown game {excerpt(game_id)} "
                         f"(known: {', '.join(games_registry.ALL_GAME_IDS)})")
     if game_id not in games_registry.REGISTRY:
         raise BadOption(f"game {game_id!r} is not available yet")
@@ -91,6 +91,22 @@ def parse_options(items: list[str] | None) -> dict[str, str]:
             raise BadOption(f"option {key} is given twice with different values")
         options[key] = value.strip()
     return options
+
+
+def read_option_files(game: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """Options whose value the person gives as a file (``--option context=FILE.yaml``): the
+    file is read here, through the one loader of untrusted files, and the game gets its
+    document. Only the command line does this: a value inside a save is never a file name."""
+    specs = game.options()
+    read = dict(options)
+    for key, value in options.items():
+        if specs.get(key, {}).get("from_file") and isinstance(value, str):
+            try:
+                read[key] = untrusted.read_yaml(Path(value).expanduser(), error=BadOption,
+                                                what="YAML file")
+            except BadOption as exc:
+                raise BadOption(f"option {key}: {exc}") from None
+    return read
 
 
 def read_save(path: str) -> tuple[dict, Any]:
@@ -153,7 +169,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    args.options = parse_options(args.option)
+    args.options = read_option_files(game, parse_options(args.option))
     check_setup(game, args.scenario, args.options)
     args.game_id = game.id
     return launch_gui(args)
@@ -184,7 +200,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    options = parse_options(args.option)
+    options = read_option_files(game, parse_options(args.option))
     if args.log_dir is not None:
         try:
             Path(args.log_dir).mkdir(parents=True, exist_ok=True)
@@ -227,6 +243,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         game.normalize_options(document["scenario"], document["options"])
     except BadOption as exc:
         raise BadOption(f"{args.file}: {exc}") from None
+    except Exception as exc:    # noqa: BLE001 - a hand-made value no option expects
+        raise SaveError(f"{args.file}: {refusal(exc)}") from None
     report = verify_document(game, document)
     report["file"] = str(args.file)
     if args.json:
@@ -247,7 +265,7 @@ def verify_document(game: Any, document: dict) -> dict:
     except Exception as exc:  # noqa: BLE001 - a save that crashes the rules does not replay
         return {"ok": False, "game": document["game"], "scenario": document["scenario"],
                 "actions": len(document["actions"]), "checked": 0, "mismatch_at": None,
-                "message": f"the replay failed: {type(exc).__name__}: {exc}",
+                "message": f"the replay failed: {refusal(exc)}",
                 "data_changed": None, "snapshot_matches": None}
     ok, message = report.ok, report.message
     snapshot_matches = None

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from struggle_desktop.engine import saves
-from struggle_desktop.engine.errors import SaveError, StruggleError
+from struggle_desktop.engine.errors import SaveError, StruggleError, excerpt
 from struggle_desktop.engine.flow import UnkeptLog
 from struggle_desktop.engine.game import GameModule
 
@@ -44,9 +44,10 @@ class Session:
     @classmethod
     def new(cls, game: GameModule, scenario: str, seed: int, options: dict | None = None,
             record_digests: bool = True, keep_log: bool = True) -> "Session":
-        """A new game. ``options`` are recorded as given, so a replay sets up the same game;
-        a game whose option may name something outside the save (Freedom's context file)
-        says what to record instead with ``saved_options(scenario, options)``.
+        """A new game. ``options`` are recorded as given, so a replay sets up the same game.
+        They are plain values: an option that comes from a file (Freedom's environs) holds
+        the file's document, which the command line read where the person named the file; a
+        save never names a file to read.
 
         ``keep_log=False`` (simulations that write no log) drops the log of a game that
         declares ``log_is_output_only``: its rules never read the log and its digest leaves
@@ -55,11 +56,8 @@ class Session:
         if not keep_log and getattr(game, "log_is_output_only", False):
             state["log"] = UnkeptLog()
         state = game.advance(state)
-        recorded = dict(options or {})
-        saved_options = getattr(game, "saved_options", None)
-        if saved_options is not None:
-            recorded = saved_options(scenario, recorded)
-        return cls(game, scenario, seed, recorded, state, record_digests=record_digests)
+        return cls(game, scenario, seed, dict(options or {}), state,
+                   record_digests=record_digests)
 
     def perform(self, role: str, action: dict, copy: bool = True, on_step=None) -> dict:
         """Apply one action and run the automated steps after it. Raises IllegalAction and
@@ -111,7 +109,7 @@ class Session:
         document = saves.read_document(path)
         game = games.get(document["game"])
         if game is None:
-            raise SaveError(f"{path}: unknown game {document['game']!r}")
+            raise SaveError(f"{path}: unknown game {excerpt(document['game'])}")
         return _finish_load(game, document, prefer_snapshot)
 
 
@@ -122,9 +120,9 @@ def _replay_session(game: GameModule, document: dict) -> tuple[Session | None, R
                     or document.get("rules_version") != game.rules_version)
     try:
         session = Session.new(game, document["scenario"], document["seed"], document["options"])
-    except StruggleError as exc:
-        return None, ReplayReport(False, len(actions), 0, 0, f"cannot set up the game: {exc}",
-                                  data_changed)
+    except Exception as exc:    # noqa: BLE001 - whatever a hostile save provokes is its fault
+        return None, ReplayReport(False, len(actions), 0, 0,
+                                  f"cannot set up the game: {refusal(exc)}", data_changed)
     if not expected:
         return None, ReplayReport(False, len(actions), 0, None,
                                   "the save records no digest to check it against", data_changed)
@@ -142,9 +140,10 @@ def _replay_session(game: GameModule, document: dict) -> tuple[Session | None, R
     for k, entry in enumerate(actions, start=1):
         try:
             session.perform(entry["role"], entry["action"], copy=False)
-        except StruggleError as exc:
+        except Exception as exc:    # noqa: BLE001 - see above
             return session, ReplayReport(False, len(actions), checked, k,
-                                         f"action {k} no longer replays: {exc}", data_changed)
+                                         f"action {k} no longer replays: {refusal(exc)}",
+                                         data_changed)
         if k in expected:
             checked += 1
             if game.digest(session.state) != expected[k]:
@@ -153,6 +152,16 @@ def _replay_session(game: GameModule, document: dict) -> tuple[Session | None, R
                                              data_changed)
     return session, ReplayReport(True, len(actions), checked, None, "replay matches the save",
                                  data_changed)
+
+
+def refusal(exc: Exception) -> str:
+    """Why a save's set-up or action was refused. The rules' own refusals explain
+    themselves; anything else a hand-made save provokes (a wrong type deep in an action, a
+    value no rule expects) is named by its kind only: the file, not the program, is at fault,
+    and its message could quote the file at length."""
+    if isinstance(exc, StruggleError):
+        return str(exc)
+    return f"the save holds values the rules cannot use ({type(exc).__name__})"
 
 
 def replay(game: GameModule, document: dict) -> ReplayReport:

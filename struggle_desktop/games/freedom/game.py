@@ -29,13 +29,10 @@ report itself is ``state["outcome"]``.
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from struggle_desktop.engine.canonical import clone
-from struggle_desktop.engine.errors import BadOption, DataError, IllegalAction
+from struggle_desktop.engine.errors import BadOption, DataError, IllegalAction, excerpt
 from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
@@ -116,7 +113,7 @@ class FreedomGame(FlowGame):
                                          "help": "play every step even when no group is left "
                                                  "active"},
             "context": {"type": "context", "default": None, "kind": "mission-phase",
-                        "rule": "FIG-CTX-13",
+                        "rule": "FIG-CTX-13", "from_file": True,
                         "help": "scenario custom only: the environs, as a YAML file like a "
                                 "scenario's context (the window's New Environs form fills it "
                                 "in; without it, custom plays its example environs)"},
@@ -155,27 +152,17 @@ class FreedomGame(FlowGame):
             raise BadOption(f"option context applies only to scenario custom, not to {scenario}")
         return values
 
-    def saved_options(self, scenario: str, options: dict) -> dict:
-        """The options a save records: a context given as a file name is recorded as the
-        document read from it, so the save never depends on the file (engine/session.py)."""
-        if isinstance(options.get("context"), str):
-            return dict(options, context=self._context_option(options["context"]))
-        return options
-
     def _context_option(self, value: Any) -> dict:
-        """Scenario custom's environs (FIG-CTX): a context document, or the path of a YAML or
-        JSON file holding one; checked here so that a bad one is refused before play with the
-        field it gets wrong (FIG-CTX-13). The document itself is what is kept (and saved)."""
-        if isinstance(value, str):
-            path = Path(value).expanduser()
-            try:
-                value = yaml.safe_load(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError) as exc:
-                raise BadOption(f"option context: cannot read {path}: "
-                                f"{exc.strerror if isinstance(exc, OSError) else exc}") from None
-            except yaml.YAMLError as exc:
-                raise BadOption(f"option context: {path} is not valid YAML: "
-                                f"{' '.join(str(exc).split())}") from None
+        """Scenario custom's environs (FIG-CTX): a context document, checked here so that a
+        bad one is refused before play with the field it gets wrong (FIG-CTX-13). The
+        document itself is what is kept (and saved).
+
+        A file name is never accepted here: options also come from save files, and a save
+        must not make the program read a file of the player's. The command line reads the
+        file the person names (``--option context=FILE.yaml``) and passes its document."""
+        if not isinstance(value, dict):
+            raise BadOption(f"option context must be an environs document (a mapping), not "
+                            f"{excerpt(value)}")
         try:
             environs.normalize(value, self.data, "option context")
         except DataError as exc:          # the schema's message or a ContextError naming a field

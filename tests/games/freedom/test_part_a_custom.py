@@ -35,9 +35,10 @@ def test_a_custom_environs_plays_like_the_scenario_it_copies():
 
 
 def test_the_context_file_is_read_once_and_the_save_needs_it_no_more(tmp_path):
+    """The command line reads the file the person names; the save holds the document."""
     path = tmp_path / "environs.yaml"
     path.write_text(yaml.safe_dump(A2), encoding="utf-8")
-    session = Session.new(GAME, "custom", 3, {"context": str(path)})
+    session = Session.new(GAME, "custom", 3, cli.read_option_files(GAME, {"context": str(path)}))
     session.perform(session.state["pending"]["role"],
                     GAME.choose_action(session.state, session.state["pending"]["role"], "simple",
                                        Rng.from_seed(1)))
@@ -77,4 +78,5 @@ def test_the_context_option_belongs_to_scenario_custom_only(tmp_path, capsys):
     code = cli.main(["simulate", "--game", "freedom", "--scenario", "custom", "--games", "1",
                      "--seed", "1", "--option", f"context={missing}"])
     err = capsys.readouterr().err.strip().splitlines()
-    assert code == 2 and len(err) == 1 and err[0].startswith("error: option context: cannot read")
+    assert code == 2 and len(err) == 1 and err[0].startswith("error: option context: ")
+    assert err[0].endswith("no such file")
