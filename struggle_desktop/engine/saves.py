@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -102,16 +105,26 @@ def make_document(
 
 def write_atomic(path: Path | str, document: dict) -> None:
     """Write to a temporary file in the same folder, flush, fsync, then replace: a crash
-    leaves either the old file or the new one, never half of one."""
-    path = Path(path)
+    leaves either the old file or the new one, never half of one.
+
+    Saving over a file keeps its permissions; saving to a symlink writes the file it names
+    and leaves the link as it is. Leftover temporaries of earlier interrupted saves of the
+    same file are removed first."""
+    link = Path(path)
+    path = Path(os.path.realpath(link))
+    if path.exists() and not path.is_file():
+        raise SaveError(f"{link} is not a regular file: it is left as it is")
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(document, separators=(",", ":"), sort_keys=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_umask()
+    clean_stale_temporaries(path.parent, path.name)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -119,6 +132,54 @@ def write_atomic(path: Path | str, document: dict) -> None:
         except OSError:
             pass
         raise
+
+
+#: The ending of the temporary file of a save in progress (``.<name>.<random>.tmp``).
+TEMP_SUFFIX = ".tmp"
+#: A temporary file this old is a leftover: a save takes milliseconds.
+STALE_AFTER_SECONDS = 60.0
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+
+
+def clean_stale_temporaries(folder: Path | str, name: str | None = None,
+                            older_than: float = STALE_AFTER_SECONDS) -> int:
+    """Remove what interrupted saves left in ``folder``: temporaries of the save ``name``,
+    or (``name=None``) of any save file (``.sgsave`` or ``.json``), older than
+    ``older_than`` seconds. Returns how many were removed; never fails."""
+    removed = 0
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match is None:
+            continue
+        if name is not None and match["name"] != name:
+            continue
+        if name is None and not match["name"].endswith(SAVE_SUFFIXES):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime >= older_than:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+#: File names the program gives saves (its own autosaves and the Save dialog's default).
+SAVE_SUFFIXES = (".sgsave", ".json")
+
+
+@lru_cache(maxsize=1)
+def _umask() -> int:
+    """The process's umask (only readable by setting it), for the mode of a new save."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def read_document(path: Path | str) -> dict:

@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -89,6 +95,117 @@ def test_unserialisable_document_fails_before_touching_the_file(tmp_path):
         saves.write_atomic(path, document(snapshot={"bad": object()}))
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_saving_over_a_file_keeps_its_permissions(tmp_path):
+    path = tmp_path / "game.sgsave"
+    saves.write_atomic(path, document())
+    os.chmod(path, 0o640)
+    saves.write_atomic(path, document(seed=8))
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_a_new_save_gets_the_usual_permissions_not_a_temporary_files(tmp_path):
+    path = tmp_path / "game.sgsave"
+    old = os.umask(0o022)
+    try:
+        saves.write_atomic(path, document())
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644      # mkstemp alone gives 0600
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_saving_to_a_symlink_writes_the_file_it_names(tmp_path):
+    real = tmp_path / "games" / "real.sgsave"
+    saves.write_atomic(real, document(seed=1))
+    link = tmp_path / "link.sgsave"
+    link.symlink_to(real)
+    saves.write_atomic(link, document(seed=2))
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert saves.read_document(real)["seed"] == 2
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.sgsave"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_save_over_something_that_is_not_a_file_is_refused(tmp_path):
+    fifo = tmp_path / "pipe.sgsave"
+    os.mkfifo(fifo)
+    with pytest.raises(SaveError, match="not a regular file"):
+        saves.write_atomic(fifo, document())
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    with pytest.raises(SaveError, match="not a regular file"):
+        saves.write_atomic(tmp_path, document())
+
+
+def leftover(folder: Path, name: str, age: float) -> Path:
+    path = folder / f".{name}.ab12cd_9.tmp"
+    path.write_text("half a save")
+    then = time.time() - age
+    os.utime(path, (then, then))
+    return path
+
+
+def test_stale_temporaries_of_our_saves_are_cleaned_and_nothing_else(tmp_path):
+    stale = [leftover(tmp_path, "game.sgsave", 3600), leftover(tmp_path, "autosave.sgsave", 120)]
+    fresh = leftover(tmp_path, "other.sgsave", 0)          # perhaps a save in progress
+    foreign = [leftover(tmp_path, "bashrc", 3600), tmp_path / "notes.tmp"]
+    foreign[1].write_text("mine")
+    assert saves.clean_stale_temporaries(tmp_path) == 2
+    assert not any(p.exists() for p in stale)
+    assert fresh.exists() and all(p.exists() for p in foreign)
+
+
+def test_saving_a_file_cleans_its_own_leftovers_only(tmp_path):
+    mine = leftover(tmp_path, "game.sgsave", 3600)
+    other = leftover(tmp_path, "other.sgsave", 3600)
+    saves.write_atomic(tmp_path / "game.sgsave", document())
+    assert not mine.exists() and other.exists()
+
+
+#: A child that saves two different documents over one file, alternately, forever.
+SAVING_CHILD = """
+import sys
+from struggle_desktop.engine import saves
+path, size = sys.argv[1], int(sys.argv[2])
+docs = [saves.make_document(game="struggle", rules_version="r", data_digest="d", overrides={},
+                            scenario="3", options={}, seed=seed, actions=[],
+                            digests=[{"after": 0, "digest": "x" * size}], snapshot={})
+        for seed in (1, 2)]
+print("ready", flush=True)
+k = 0
+while True:
+    saves.write_atomic(path, docs[k % 2])
+    k += 1
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_killed_while_saving_the_file_is_old_or_new_and_leftovers_go_at_the_next_start(
+        tmp_path):
+    """Kill a process in the middle of saving, 25 times: the file is always one whole save,
+    never a torn one; the temporaries the kills leave are removed at the next start."""
+    path = tmp_path / "game.sgsave"
+    root = Path(__file__).resolve().parents[2]
+    rng = random.Random(5)
+    for _ in range(25):
+        child = subprocess.Popen([sys.executable, "-c", SAVING_CHILD, str(path), "3000000"],
+                                 cwd=root, stdout=subprocess.PIPE)
+        assert child.stdout.readline().strip() == b"ready"
+        time.sleep(rng.uniform(0.0, 0.3))
+        child.send_signal(signal.SIGKILL)
+        child.wait(30)
+        child.stdout.close()
+        if path.exists():
+            assert saves.read_document(path)["seed"] in (1, 2)
+    assert path.exists()
+    # Age whatever the kills left, as the next start would find it some time later.
+    temporaries = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    for p in temporaries:
+        os.utime(p, (time.time() - 3600, time.time() - 3600))
+    saves.clean_stale_temporaries(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["game.sgsave"]
+    assert saves.read_document(path)["seed"] in (1, 2)
 
 
 # ------------------------------------------------------------------------------ bad files
