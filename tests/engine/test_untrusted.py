@@ -18,6 +18,7 @@ import yaml
 
 from struggle_desktop.engine import untrusted
 from struggle_desktop.engine.errors import MAX_MESSAGE, DataError, SaveError, excerpt
+from tests.hostile import billion_laughs
 
 needs_posix = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
 
@@ -28,14 +29,6 @@ def refusal(call, *args, **kwargs) -> str:
     message = str(info.value)
     assert message and "\n" not in message and len(message) <= MAX_MESSAGE
     return message
-
-
-def billion_laughs(levels: int = 9) -> str:
-    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for i in range(1, levels):
-        prev, name = chr(96 + i), chr(97 + i)
-        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
-    return "\n".join(lines) + "\n"
 
 
 # ------------------------------------------------------------------------------ bytes
