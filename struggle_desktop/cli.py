@@ -176,7 +176,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    _, game = read_save(args.file)
+    document, game = read_save(args.file)
+    # Replayed here too, so that a save the window would refuse ends with exit 2 and one
+    # error line before any window opens (the window replays it again: a few ms).
+    Session.from_document(game, document)
     args.game_id = game.id
     return launch_gui(args)
 

@@ -168,6 +168,18 @@ def test_a_game_without_a_screen_is_refused_before_any_window(capsys, monkeypatc
                            "(simulate, catalog and verify work)")
 
 
+def test_open_refuses_a_save_that_does_not_replay_before_any_window(capsys, fake_gui,
+                                                                     save_file, tmp_path):
+    def break_an_action(document):
+        document["actions"][0]["action"] = {"verb": "move", "unit": "XX-99", "to": 999}
+
+    path = copy_of(save_file, tmp_path, break_an_action)
+    code, out, err = run(capsys, "open", str(path))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("error: the save does not replay: action 1")
+    assert fake_gui == []                      # no window was started
+
+
 def test_missing_file_and_folder_exit_2(capsys, no_gui, tmp_path):
     for target in (tmp_path / "none.json", tmp_path):
         code, _, err = run(capsys, "verify", str(target))
