@@ -3,6 +3,10 @@
 ``cli.py`` checks the arguments (bad input exits 2 before any window opens) and then calls
 ``main(args)``. ``render`` draws the map scene offscreen into a PNG without opening a window.
 
+At start the window first removes what interrupted saves left behind (``shell.clean_leftovers``)
+and, if the last run did not end cleanly, offers to resume its autosave. A file that cannot be
+opened (``open FILE``, a resume) gives one warning, never a traceback.
+
 For demonstrations, screenshots and the end-to-end test, the environment variable
 ``STRUGGLE_DESKTOP_AUTOPILOT`` can drive a started window, e.g.
 ``steps=5;shot=/tmp/window.png;save=/tmp/game.sgsave;quit``: take the program's hint five
@@ -45,10 +49,11 @@ def main(args) -> int:
 
     from struggle_desktop.ui.screens import window_class
     from struggle_desktop.ui.settings import app_settings
-    from struggle_desktop.ui.shell import crashed_game_waiting, mark_running
+    from struggle_desktop.ui.shell import clean_leftovers, crashed_game_waiting, mark_running
 
     app = make_application()
     settings = app_settings()
+    clean_leftovers(settings)       # before anything is saved in this run
     crashed = crashed_game_waiting(settings)
     # The screen of the game asked for (play, open), else Struggle's; the new-game dialog
     # and Open switch screens when the player picks another game.
@@ -72,15 +77,17 @@ def main(args) -> int:
 
 
 def offer_resume(window, path: Path) -> None:
+    """After a crash: resume from the newest autosave that plays (``path`` first, then the
+    older ones kept). If the player declines, or none plays (one warning said why), the
+    new-game dialog follows."""
     from PySide6.QtWidgets import QMessageBox
 
     answer = QMessageBox.question(
         window, "Resume the last game?",
         "The program did not close normally last time. Resume the game from its autosave?")
-    if answer == QMessageBox.StandardButton.Yes:
-        window.resume_autosave(path)
-    else:
-        window.new_game_dialog()
+    if answer == QMessageBox.StandardButton.Yes and window.resume_autosave(path):
+        return
+    window.new_game_dialog()
 
 
 def run_autopilot(window, script: str) -> None:

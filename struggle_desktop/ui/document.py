@@ -8,10 +8,19 @@ snapshot, the autosave, and a single ``changed`` signal after which every widget
 While the automated steps run, ``perform`` keeps *frames*: the board after each step that moved,
 fought, placed or removed something, with the log entry that says what happened. The window
 plays them back so the player can watch the Chaos side act (step, fast or instant).
+
+Opening a save is two steps: ``load_file`` reads and replays it into a ``LoadedGame`` without
+touching any window, and only a game that loaded is installed (``install_loaded``). A refused
+file thus leaves the open game exactly as it was. Every refusal, expected or not, is a
+StruggleError with a one-line message.
+
+The autosave is rotated: the last ``AUTOSAVES_KEPT`` are kept (``autosave_paths``, newest
+first), so a damaged newest one still leaves an earlier position to resume from.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,10 +28,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from struggle_desktop.engine import saves
-from struggle_desktop.engine.errors import BadOption, StruggleError
+from struggle_desktop.engine.errors import BadOption, SaveError, StruggleError, excerpt
 from struggle_desktop.engine.paths import user_data_dir
 from struggle_desktop.engine.rng import Rng
-from struggle_desktop.engine.session import Session
+from struggle_desktop.engine.session import ReplayReport, Session
 from struggle_desktop.games import get_game
 from struggle_desktop.ui.screens import has_screen
 
@@ -33,6 +42,8 @@ WATCHED_KINDS = {"move", "combat", "eliminate", "convert", "place", "force", "ie
 #: secret was revealed to the other player (BFG-HID-11).
 CHANCE_KINDS = {"roll", "draw", "reveal"}
 AUTOSAVE_NAME = "autosave.sgsave"
+#: How many autosaves are kept: ``autosave.sgsave``, ``autosave-1.sgsave``, ``autosave-2...``.
+AUTOSAVES_KEPT = 3
 
 
 @dataclass
@@ -62,8 +73,78 @@ class PerformResult:
     new_entries: list[dict] = field(default_factory=list)
 
 
+@dataclass
+class LoadedGame:
+    """A save read and replayed, not shown yet (``load_file``)."""
+    path: Path
+    game: Any
+    session: Session
+    report: ReplayReport
+
+    @property
+    def note(self) -> str:
+        """The status-bar line once it is shown."""
+        note = " (the tables changed since it was saved)" if self.report.data_changed else ""
+        return (f"Opened {self.path.name}: {self.report.actions} actions replayed and "
+                f"checked{note}")
+
+
 def autosave_path() -> Path:
-    return user_data_dir() / AUTOSAVE_NAME
+    """The newest autosave."""
+    return autosave_paths()[0]
+
+
+def autosave_paths() -> list[Path]:
+    """Every autosave kept, newest first (whether it exists or not)."""
+    folder = user_data_dir()
+    stem, suffix = os.path.splitext(AUTOSAVE_NAME)
+    return [folder / AUTOSAVE_NAME] + [folder / f"{stem}-{k}{suffix}"
+                                       for k in range(1, AUTOSAVES_KEPT)]
+
+
+def is_autosave(path: Path | str) -> bool:
+    """Whether ``path`` is one of the kept autosaves (they never join the recent files)."""
+    try:
+        return Path(path).resolve() in [p.resolve() for p in autosave_paths()]
+    except (OSError, RuntimeError):      # a symlink loop: not one of ours
+        return False
+
+
+def rotate_autosaves() -> None:
+    """Make room for a new autosave: each kept one moves one place older; the oldest goes.
+    Best effort: an older autosave that cannot move must not stop the newest being written."""
+    paths = autosave_paths()
+    for newer, older in reversed(list(zip(paths, paths[1:]))):
+        try:
+            if newer.exists():
+                os.replace(newer, older)
+        except OSError:
+            pass
+
+
+def load_file(path: Path | str) -> LoadedGame:
+    """Read and replay a save without showing it anywhere. Raises StruggleError with a
+    one-line message for any file that cannot be played, whatever went wrong inside (the
+    file is untrusted: an unexpected exception is its fault, and is named by its kind only).
+    The file is never changed."""
+    path = Path(path)
+    stage = "read"
+    try:
+        document = saves.read_document(path)
+        if not has_screen(document["game"]):
+            raise SaveError(f"{path.name}: this build cannot play {excerpt(document['game'])}")
+        game = get_game(document["game"])
+        stage = "replayed"
+        try:
+            session, report = Session.from_document(game, document)
+        except StruggleError as exc:     # its message does not say which file
+            raise SaveError(f"{path.name}: {exc}") from exc
+    except StruggleError:
+        raise
+    except Exception as exc:     # noqa: BLE001 - see the docstring
+        raise SaveError(f"cannot open {path.name}: the file could not be {stage} "
+                        f"({type(exc).__name__})") from exc
+    return LoadedGame(path, game, session, report)
 
 
 class GameDocument(QObject):
@@ -193,19 +274,16 @@ class GameDocument(QObject):
         self.changed.emit()
 
     def open(self, path: Path | str) -> str:
-        """Load a save (replayed and checked). Raises StruggleError; the file is never changed.
-        Returns a line for the status bar."""
-        path = Path(path)
-        document = saves.read_document(path)
-        if not has_screen(document["game"]):
-            raise StruggleError(f"{path.name}: this build cannot play {document['game']!r}")
-        game = get_game(document["game"])
-        session, report = Session.from_document(game, document)
-        self._install(game, session, path)
+        """Load a save (replayed and checked) and show it. Raises StruggleError and then
+        changes nothing; the file is never changed. Returns a line for the status bar."""
+        return self.install_loaded(load_file(path))
+
+    def install_loaded(self, loaded: LoadedGame) -> str:
+        """Make the game of ``loaded`` (``load_file``) the open one; returns the status line."""
+        self._install(loaded.game, loaded.session, loaded.path)
         self.dirty = False
         self.changed.emit()
-        note = " (the tables changed since it was saved)" if report.data_changed else ""
-        return f"Opened {path.name}: {report.actions} actions replayed and checked{note}"
+        return loaded.note
 
     def _install(self, game: Any, session: Session, path: Path | None) -> None:
         if game is not self.game:
@@ -238,8 +316,9 @@ class GameDocument(QObject):
         try:
             target = autosave_path()
             target.parent.mkdir(parents=True, exist_ok=True)
+            rotate_autosaves()
             self.session.save(target)
-        except OSError as exc:
+        except (OSError, StruggleError) as exc:
             self.message.emit(f"Autosave failed: {exc}")
 
     # ------------------------------------------------------------------ the operation path

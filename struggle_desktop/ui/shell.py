@@ -13,6 +13,12 @@ The shell owns the document (ui/document.py, the one operation path), New/Open/S
 recent files, Undo/Redo, the saved dock layout, the house-rules page, the shortcut list, About,
 and the question before an unsaved game is replaced. When the player starts or opens a game that
 another screen shows, the shell opens that screen's window and closes itself.
+
+Opening a file reads and replays it first (``document.load_file``); only a game that loaded
+switches windows and replaces the open one. A file that cannot be played, for whatever reason,
+gives one warning and changes nothing. After a crash, ``resume_autosave`` takes the newest kept
+autosave that plays and says so when it had to fall back to an older one. ``clean_leftovers``
+removes what interrupted saves left behind, at start.
 """
 
 from __future__ import annotations
@@ -25,12 +31,16 @@ from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWi
                                QMenuBar, QMessageBox, QStackedWidget, QVBoxLayout, QWidget)
 
 from struggle_desktop.engine import saves
-from struggle_desktop.engine.errors import StruggleError
-from struggle_desktop.ui.document import GameDocument, autosave_path
+from struggle_desktop.engine.errors import StruggleError, one_line
+from struggle_desktop.engine.paths import user_data_dir
+from struggle_desktop.ui.document import (GameDocument, LoadedGame, autosave_paths, is_autosave,
+                                          load_file)
 from struggle_desktop.ui.settings import app_settings
 
 SAVE_FILTER = "Struggle saves (*.sgsave *.json);;All files (*)"
 MAX_RECENT = 8
+#: The title of the one warning a file that cannot be opened gives.
+OPEN_REFUSED = "Cannot open the game"
 #: Windows opened in place of another one (a reference keeps them alive).
 OPEN_WINDOWS: list[QMainWindow] = []
 
@@ -304,37 +314,71 @@ class GameWindow(QMainWindow):
 
     def open_file(self, path: Path | str) -> "GameWindow | None":
         """Open a save; returns the window now showing it (this one, or the new window of
-        the save's screen), or None after telling the player why not."""
+        the save's screen), or None after telling the player why not. The file is read and
+        replayed before anything else happens: one that cannot be played leaves this window,
+        its game, file name, unsaved changes and undo history exactly as they were."""
+        try:
+            loaded = load_file(path)
+        except Exception as exc:     # noqa: BLE001 - the last guard: no traceback, ever
+            QMessageBox.warning(self, OPEN_REFUSED, refusal_text(path, exc))
+            return None
+        return self.show_loaded(loaded, remember=not is_autosave(path))
+
+    def show_loaded(self, loaded: LoadedGame, remember: bool = True) -> "GameWindow | None":
+        """Show a game ``load_file`` loaded, in this window or in a window of its own screen
+        (this one then closes); ``remember`` adds the file to the recent files."""
         if not self.maybe_keep_changes():
             return None
         try:
-            game_id = saves.read_document(path)["game"]
-            target = self.window_for(game_id)
-        except StruggleError as exc:
-            QMessageBox.warning(self, "Cannot open the game", str(exc))
+            target = self.window_for(loaded.game.id)
+            note = target.document.install_loaded(loaded)
+        except Exception as exc:     # noqa: BLE001 - no traceback for the player, ever
+            QMessageBox.warning(self, OPEN_REFUSED, one_line(
+                f"cannot open {loaded.path.name}: the game could not be shown "
+                f"({type(exc).__name__})"))
             return None
-        if target is not self:
-            return target.open_file(path)
-        try:
-            note = self.document.open(path)
-        except StruggleError as exc:
-            QMessageBox.warning(self, "Cannot open the game", str(exc))
-            return None
-        if Path(path) != autosave_path():
-            self.add_recent(Path(path))
-        self.show_message(note)
-        return self
+        if remember:
+            target.add_recent(loaded.path)
+        target.show_message(note)
+        return target
 
-    def resume_autosave(self, path: Path) -> bool:
-        """Continue the game of a run that ended abruptly; it becomes an unsaved game again."""
-        window = self.open_file(path)
-        if window is None:
+    def resume_autosave(self, path: Path | None = None) -> bool:
+        """Continue the game of a run that ended abruptly; it becomes an unsaved game again.
+
+        ``path`` is where to start (default: the newest autosave). If it is one of the kept
+        autosaves, the older ones are tried after it: the newest that plays is resumed, and
+        the player is told when it is not the newest. If none plays, one warning and False."""
+        candidates = resume_candidates(path)
+        if not candidates:
+            QMessageBox.warning(self, "Cannot resume the game", "There is no autosave to resume.")
             return False
-        window.document.path = None
-        window.document.dirty = True
-        window.document.changed.emit()
-        window.show_message("Resumed the game from its autosave")
-        return True
+        failures: list[str] = []
+        for candidate in candidates:
+            try:
+                loaded = load_file(candidate)
+            except Exception as exc:     # noqa: BLE001 - as in open_file
+                failures.append(refusal_text(candidate, exc))
+                continue
+            window = self.show_loaded(loaded, remember=False)
+            if window is None:
+                return False
+            window.document.path = None
+            window.document.dirty = True
+            window.document.changed.emit()
+            if not failures:
+                window.show_message("Resumed the game from its autosave")
+                return True
+            note = fallback_note(candidates[0], failures, loaded)
+            window.show_message(note)
+            QMessageBox.information(window, "Resumed from an older autosave", note)
+            return True
+        if len(failures) == 1:
+            text = f"The autosave could not be read: {failures[0]}"
+        else:
+            text = (f"None of the {len(failures)} autosaves could be read. "
+                    f"The newest: {failures[0]}")
+        QMessageBox.warning(self, "Cannot resume the game", one_line(text, 400))
+        return False
 
     def new_game_dialog(self) -> None:
         from struggle_desktop.ui.dialogs.new_game import choose_new_game
@@ -396,10 +440,7 @@ class GameWindow(QMainWindow):
 
     # ------------------------------------------------------------------ recent files
     def recent_files(self) -> list[Path]:
-        value = self.settings.value("files/recent", []) or []
-        if isinstance(value, str):
-            value = [value]
-        return [Path(p) for p in value if Path(p).exists()]
+        return [p for p in stored_recent_files(self.settings) if p.exists()]
 
     def add_recent(self, path: Path) -> None:
         paths = [str(Path(path).resolve())] + [str(p) for p in self.recent_files()
@@ -475,13 +516,92 @@ class GameWindow(QMainWindow):
 
 
 def crashed_game_waiting(settings: QSettings) -> Path | None:
-    """The autosave of a run that did not end cleanly, if any."""
+    """The newest autosave of a run that did not end cleanly, if any is kept."""
     clean = settings.value("session/clean_exit", True)
     clean = clean if isinstance(clean, bool) else str(clean).lower() == "true"
-    path = autosave_path()
-    if not clean and path.exists():
-        return path
-    return None
+    if clean:
+        return None
+    return next((p for p in autosave_paths() if p.exists()), None)
+
+
+def resume_candidates(path: Path | str | None = None) -> list[Path]:
+    """The files ``resume_autosave`` tries, in order: ``path`` (default: the newest kept
+    autosave) and, if it is an autosave, every older one kept."""
+    kept = autosave_paths()
+    if path is None:
+        return [p for p in kept if p.exists()]
+    path = Path(path)
+    if not is_autosave(path):
+        return [path]
+    start = next(k for k, p in enumerate(kept) if p.resolve() == path.resolve())
+    return [path] + [p for p in kept[start + 1:] if p.exists()]
+
+
+def refusal_text(path: Path | str, exc: Exception) -> str:
+    """The one line that says why ``path`` cannot be opened. StruggleErrors explain
+    themselves (``load_file`` turns every refusal into one); anything else is named by its
+    kind only, since its text could quote the file."""
+    if isinstance(exc, StruggleError):
+        return str(exc)
+    return one_line(f"cannot open {Path(path).name}: the file could not be opened "
+                    f"({type(exc).__name__})")
+
+
+def fallback_note(newest: Path, failures: list[str], loaded: LoadedGame) -> str:
+    """What the player is told when the newest autosave(s) could not be resumed and an older
+    one was: which one, and how far back it is when that can be told."""
+    count = len(failures)
+    head = ("The newest autosave could not be read" if count == 1
+            else f"The {count} newest autosaves could not be read")
+    which = "the one before it" if count == 1 else "the one before them"
+    return one_line(f"{head} ({failures[0]}); resumed from {which} ({loaded.path.name}), "
+                    f"{_distance(newest, loaded)}.", 600)
+
+
+def _distance(newest: Path, loaded: LoadedGame) -> str:
+    """How far the resumed game is from the newest autosave, which could not be played: in
+    actions if the newest can at least be read and is of the same game, else what it holds."""
+    done = loaded.report.actions
+    try:
+        document = saves.read_document(newest)
+        same = all(document[key] == value for key, value in (
+            ("game", loaded.game.id), ("scenario", loaded.session.scenario),
+            ("seed", loaded.session.seed)))
+        recorded = len(document["actions"]) if same else None
+    except Exception:            # noqa: BLE001 - unreadable: the distance is unknown
+        recorded = None
+    if recorded is None:
+        return f"which holds {_actions(done)} of {loaded.game.title}"
+    if recorded > done:
+        return f"{_actions(recorded - done)} earlier"
+    if recorded < done:
+        return f"{_actions(done - recorded)} further on (the newest came after an Undo)"
+    return "at the same action"
+
+
+def _actions(n: int) -> str:
+    return f"{n} action{'' if n == 1 else 's'}"
+
+
+def stored_recent_files(settings: QSettings) -> list[Path]:
+    """Every file of the recent list as stored, whether it still exists or not."""
+    value = settings.value("files/recent", []) or []
+    if not isinstance(value, list):      # one entry comes back as a plain string
+        value = [value]
+    return [Path(p) for p in value if isinstance(p, str) and p]
+
+
+def clean_leftovers(settings: QSettings) -> int:
+    """Remove the stale temporaries of interrupted saves: any save's in the user data folder
+    (the autosaves), and each recent file's beside it. At start, before anything is saved;
+    never fails. Returns how many were removed."""
+    removed = saves.clean_stale_temporaries(user_data_dir())
+    for path in stored_recent_files(settings):
+        try:
+            removed += saves.clean_stale_temporaries(path.parent, path.name)
+        except (OSError, ValueError):     # a hand-edited settings file: a name with a NUL...
+            pass
+    return removed
 
 
 def mark_running(settings: QSettings) -> None:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from struggle_desktop.ui.document import GameDocument, autosave_path
+from struggle_desktop.ui.document import GameDocument, autosave_path, autosave_paths, load_file
 
 
 @pytest.fixture
@@ -78,3 +78,50 @@ def test_damaged_save_is_refused_and_left_untouched(tmp_path, qapp):
     with pytest.raises(StruggleError):
         doc.open(bad)
     assert bad.read_bytes() == before and doc.session is None
+
+
+def test_the_last_three_autosaves_are_kept_newest_first(doc):
+    """Each autosave moves the kept ones one place older; the oldest falls off."""
+    assert [p.name for p in autosave_paths()] == ["autosave.sgsave", "autosave-1.sgsave",
+                                                  "autosave-2.sgsave"]
+    assert autosave_paths()[0] == autosave_path()
+    for _ in range(3):
+        doc.perform(doc.hint())
+    counts = [len(json.loads(p.read_text())["actions"]) for p in autosave_paths()]
+    assert counts == [3, 2, 1]
+    assert not any(p.name.startswith("autosave-3") for p in autosave_path().parent.iterdir())
+
+
+def test_an_autosave_that_cannot_rotate_does_not_stop_the_newest(doc):
+    autosave_paths()[2].mkdir()          # the oldest place is taken by a folder
+    doc.perform(doc.hint())
+    doc.perform(doc.hint())
+    assert len(json.loads(autosave_path().read_text())["actions"]) == 2
+
+
+def test_loading_changes_nothing_until_the_game_is_installed(doc, tmp_path):
+    doc.perform({"verb": "auto_place"})
+    target = doc.save(tmp_path / "game.sgsave")
+    other = GameDocument(autosave=False)
+    loaded = load_file(target)
+    assert other.session is None and loaded.session.state is not doc.state
+    assert loaded.game.digest(loaded.session.state) == doc.game.digest(doc.state)
+    assert other.install_loaded(loaded).startswith("Opened game.sgsave: 1 actions replayed")
+    assert other.session is loaded.session and other.path == target and not other.dirty
+
+
+def test_an_unexpected_error_in_a_replay_is_a_short_save_error(tmp_path, qapp, monkeypatch):
+    from struggle_desktop.engine.errors import SaveError
+    from struggle_desktop.engine.session import Session
+
+    doc = GameDocument(autosave=False)
+    doc.new_game("struggle", "3", 1, {})
+    target = doc.save(tmp_path / "game.sgsave")
+
+    def explode(*args, **kwargs):
+        raise RecursionError("a very long story " * 100)
+    monkeypatch.setattr(Session, "from_document", explode)
+    with pytest.raises(SaveError) as refused:
+        load_file(target)
+    assert str(refused.value) == \
+        "cannot open game.sgsave: the file could not be replayed (RecursionError)"

@@ -3,13 +3,16 @@ and their shortcuts, files, undo, free placement and watching the automated step
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from struggle_desktop.ui.docks.style import half_points
+from struggle_desktop.ui.document import autosave_paths
 from struggle_desktop.ui.main_window import MainWindow
 from struggle_desktop.ui.shell import crashed_game_waiting, mark_running
 from struggle_desktop.ui.settings import app_settings
@@ -262,6 +265,85 @@ def test_offer_to_resume_after_a_crash(window, make_window):
     assert other.document.path is None and other.document.dirty
     assert other.document.game.digest(other.document.state) == \
         window.document.game.digest(window.document.state)
+
+
+def crash_after_three_autosaves(window):
+    """A game whose three kept autosaves hold 2, 1 and 0 actions; then the run "crashes"."""
+    assert window.new_game("struggle", "3", 1, {})
+    window.document.perform({"verb": "auto_place"})
+    window.document.perform(window.document.hint())
+    counts = [len(json.loads(p.read_text())["actions"]) for p in autosave_paths()]
+    assert counts == [2, 1, 0]
+    mark_running(app_settings())
+
+
+@pytest.fixture
+def boxes(monkeypatch):
+    """Warnings and notes shown, recorded instead of waiting for a click."""
+    shown = {"warning": [], "information": []}
+    for kind in shown:
+        monkeypatch.setattr(QMessageBox, kind, lambda parent, title, text, *a, kind=kind, **k:
+                            shown[kind].append((title, text)) or QMessageBox.StandardButton.Ok)
+    return shown
+
+
+@pytest.mark.parametrize("damage", ["an action changed", "truncated"])
+def test_resume_falls_back_to_the_autosave_before_a_damaged_one(window, make_window, boxes,
+                                                                damage):
+    crash_after_three_autosaves(window)
+    newest, previous, _ = autosave_paths()
+    document = json.loads(newest.read_text())
+    if damage == "an action changed":
+        document["actions"][-1]["action"]["verb"] = "bogus"
+        newest.write_text(json.dumps(document))
+    else:
+        newest.write_text(newest.read_text()[:500])
+    waiting = crashed_game_waiting(app_settings())
+    assert waiting == newest
+    other = make_window(show=False)
+    assert other.resume_autosave(waiting)
+    assert len(other.document.session.actions) == 1
+    assert other.document.path is None and other.document.dirty
+    note = other.status_text.text()
+    assert note.startswith("The newest autosave could not be read (")
+    assert "resumed from the one before it (autosave-1.sgsave)" in note
+    if damage == "an action changed":
+        assert note.endswith(", 1 action earlier.")
+    else:
+        assert note.endswith("which holds 1 action of Struggle for the Galactic Empire.")
+    assert boxes == {"warning": [], "information": [("Resumed from an older autosave", note)]}
+    # An autosave is not one of the player's files.
+    assert not any(p.name.startswith("autosave") for p in other.recent_files())
+
+
+def test_when_no_autosave_plays_one_warning_then_the_new_game_dialog(window, make_window,
+                                                                   boxes, monkeypatch):
+    from struggle_desktop.ui import app
+
+    crash_after_three_autosaves(window)
+    for path, junk in zip(autosave_paths(), ["", "[" * 1000, '{"format": 1}']):
+        path.write_text(junk)
+    other = make_window(show=False)
+    asked = []
+    monkeypatch.setattr(other, "new_game_dialog", lambda: asked.append(True))
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: QMessageBox.StandardButton.Yes)
+    app.offer_resume(other, crashed_game_waiting(app_settings()))
+    assert boxes["information"] == [] and len(boxes["warning"]) == 1
+    title, text = boxes["warning"][0]
+    assert title == "Cannot resume the game"
+    assert text.startswith("None of the 3 autosaves could be read. The newest: ")
+    assert asked == [True] and other.document.session is None
+
+
+def test_an_older_autosave_is_offered_when_the_newest_is_missing(window):
+    """A crash between the rotation and the write of the new autosave."""
+    crash_after_three_autosaves(window)
+    autosave_paths()[0].unlink()
+    assert crashed_game_waiting(app_settings()) == autosave_paths()[1]
+    for path in autosave_paths()[1:]:
+        path.unlink()
+    assert crashed_game_waiting(app_settings()) is None
 
 
 def test_render_command_draws_the_opening(tmp_path):
