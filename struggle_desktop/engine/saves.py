@@ -150,7 +150,7 @@ def clean_stale_temporaries(folder: Path | str, name: str | None = None,
     now = time.time()
     try:
         entries = list(os.scandir(folder))
-    except OSError:
+    except (OSError, ValueError):       # ValueError: a name with a NUL (a hand-edited setting)
         return 0
     for entry in entries:
         match = _TEMPORARY.fullmatch(entry.name)
