@@ -36,7 +36,8 @@ from typing import Any, Callable, NoReturn, TextIO
 from struggle_desktop import __version__
 from struggle_desktop import games as games_registry
 from struggle_desktop.engine import saves, untrusted
-from struggle_desktop.engine.errors import BadOption, SaveError, StruggleError, excerpt
+from struggle_desktop.engine.errors import (BadOption, SaveError, StruggleError, excerpt, one_line,
+                                            printable)
 from struggle_desktop.engine.session import Session, refusal
 from struggle_desktop.simulate import check_setup, simulate
 
@@ -65,7 +66,7 @@ class Parser(argparse.ArgumentParser):
 # ------------------------------------------------------------------------------ helpers
 def fail(message: str) -> int:
     """Print one ``error:`` line (never more) and return the bad-input exit code."""
-    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"error: {one_line(message, 400)}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
@@ -250,13 +251,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise SaveError(f"{args.file}: {refusal(exc)}") from None
     report = verify_document(game, document)
     report["file"] = str(args.file)
+    name = printable(str(args.file))      # a file name may hold any character
     if args.json:
         print(json.dumps(report, indent=2))
     elif report["ok"]:
-        print(f"{args.file}: ok ({report['message']}; {report['actions']} actions, "
+        print(f"{name}: ok ({report['message']}; {report['actions']} actions, "
               f"{report['checked']} digests checked)")
     else:
-        print(f"{args.file}: verification failed: {report['message']}")
+        print(f"{name}: verification failed: {report['message']}")
     return EXIT_OK if report["ok"] else EXIT_FAILED
 
 

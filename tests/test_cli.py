@@ -208,6 +208,27 @@ def test_no_traceback_from_the_real_program(tmp_path):
         assert "Traceback" not in done.stderr
 
 
+def test_what_a_save_says_reaches_the_terminal_escaped(save_file, tmp_path):
+    """A lone surrogate or a terminal escape sequence in a save is shown as an escape: it
+    neither crashes the output (a UnicodeEncodeError used to end verify with a traceback)
+    nor clears the player's screen."""
+    def strange_roles(document):
+        document["actions"][0]["role"] = "\ud800x\udfff"
+
+    def escape_sequence(document):
+        document["actions"][0]["role"] = "\x1b[2J\x1b[31mEVIL"
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
+    for change in (strange_roles, escape_sequence):
+        path = copy_of(save_file, tmp_path, change)
+        done = subprocess.run([sys.executable, "-m", "struggle_desktop", "verify", str(path)],
+                              cwd=ROOT, env=env, capture_output=True, timeout=120)
+        assert done.returncode == 1 and done.stderr == b"", done.stderr[-2000:]
+        out = done.stdout.decode("utf-8")
+        assert "verification failed: action 1 no longer replays" in out
+        assert "\x1b" not in out and ("\\ud800" in out or "\\x1b[2J" in out)
+
+
 def test_help_and_version_exit_0(capsys):
     assert run(capsys, "--help")[0] == 0
     code, out, _ = run(capsys, "--version")

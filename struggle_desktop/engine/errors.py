@@ -23,13 +23,28 @@ from typing import Any
 MAX_MESSAGE = 300
 
 
+#: Control characters (terminal escape sequences among them) are shown, never sent.
+_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters and lone surrogates written as escapes."""
+    return text.translate(_CONTROLS).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def one_line(text: Any, limit: int = MAX_MESSAGE) -> str:
-    """``text`` on one line, at most ``limit`` characters: the start and the end are kept,
-    since the start says what went wrong and the end often says why."""
+    r"""``text`` on one line, at most ``limit`` characters, that any terminal or dialog can
+    show as it is: control characters and lone surrogates (a save may hold both) are
+    written as escapes. The start and the end are kept, since the start says what went
+    wrong and the end often says why.
+
+    >>> one_line("a\x1b[2J b\udfff\n  c")
+    'a\\x1b[2J b\\udfff c'
+    """
     text = str(text)
     if len(text) > 4 * limit:           # no need to split a huge text only to cut it
         text = text[: 3 * limit] + " " + text[-limit:]
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))
     if len(text) <= limit:
         return text
     tail = limit // 4
