@@ -1,0 +1,1 @@
+"""Developer tools (run as scripts; importable as ``tools.<name>`` by the tests)."""
