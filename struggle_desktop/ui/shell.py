@@ -369,7 +369,9 @@ class GameWindow(QMainWindow):
                 window.show_message("Resumed the game from its autosave")
                 return True
             note = fallback_note(candidates[0], failures, loaded)
-            window.show_message(note)
+            # The status bar is one short line on a laptop screen; the box says the rest.
+            window.show_message(f"Resumed from the older autosave {loaded.path.name}: "
+                                "the newest could not be read")
             QMessageBox.information(window, "Resumed from an older autosave", note)
             return True
         if len(failures) == 1:

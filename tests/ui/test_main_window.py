@@ -304,7 +304,10 @@ def test_resume_falls_back_to_the_autosave_before_a_damaged_one(window, make_win
     assert other.resume_autosave(waiting)
     assert len(other.document.session.actions) == 1
     assert other.document.path is None and other.document.dirty
-    note = other.status_text.text()
+    assert other.status_text.text() == ("Resumed from the older autosave autosave-1.sgsave: "
+                                        "the newest could not be read")
+    assert len(boxes["information"]) == 1
+    note = boxes["information"][0][1]
     assert note.startswith("The newest autosave could not be read (")
     assert "resumed from the one before it (autosave-1.sgsave)" in note
     if damage == "an action changed":
