@@ -16,8 +16,8 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from struggle_desktop.engine.canonical import digest
 from struggle_desktop.engine import untrusted
+from struggle_desktop.engine.canonical import digest
 from struggle_desktop.engine.datacache import cached
 from struggle_desktop.engine.errors import DataError
 from struggle_desktop.engine.paths import assets_dir, scenarios_dir, user_config_dir
