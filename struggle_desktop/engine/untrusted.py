@@ -143,6 +143,9 @@ def parse_json(raw: bytes, source: str, limits: Limits = SAVE_LIMITS,
     """Parse ``raw`` as strict JSON (no NaN or Infinity) within ``limits``."""
     # Depth and size are read off the brackets and commas outside strings, before json
     # parses anything: a parser's recursion must never be what stops a hostile file.
+    if len(raw) > limits.max_bytes:
+        raise error(f"{source} is too large to be a {what} ({_size(len(raw))}; "
+                    f"at most {_size(limits.max_bytes)})")
     strings = raw.count(b'"') // 2      # checked first: each string costs memory to skip
     if strings > limits.max_nodes:
         raise error(f"{source} holds too many values (at most {limits.max_nodes})")

@@ -92,6 +92,11 @@ def test_nesting_up_to_the_limit_is_fine_and_brackets_in_strings_do_not_count():
     assert untrusted.parse_json(text.encode(), "x")["log"].startswith("[[[")
 
 
+def test_json_given_as_bytes_has_the_same_byte_limit():
+    limits = untrusted.Limits(max_bytes=10, max_nodes=100)
+    assert "too large" in refusal(untrusted.parse_json, b"[1, 2, 3, 4, 5]", "x", limits)
+
+
 def test_too_many_values_are_refused():
     limits = untrusted.Limits(max_bytes=10**6, max_nodes=1_000)
     raw = json.dumps([0] * 2_000).encode()

@@ -434,3 +434,19 @@ def test_screenshot_of_a_rebel_diplomacy(qtbot, form, tmp_path):
         out = (SCREENSHOT.with_name(f"freedom-form{suffix}.png") if write
                else tmp_path / f"freedom-form{suffix}.png")
         assert image.save(str(out))
+
+
+@pytest.mark.parametrize("payload", [b"[" * 100_000, b'{"name": 1}', b"\xff\xfe", b"[]",
+                                     b'{"name": "' + b"x" * 100_000 + b'", "origin": "free"}'])
+def test_a_foreign_drop_of_the_character_type_is_ignored(payload):
+    """Another program may drop data of the character type: whatever it holds, the drop is
+    ignored (deep nesting once ended in a RecursionError)."""
+    from PySide6.QtCore import QMimeData
+
+    from struggle_desktop.ui.freedom.pickers import (CHARACTER_MIME, character_mime,
+                                                     read_character_mime)
+
+    mime = QMimeData()
+    mime.setData(CHARACTER_MIME, payload)
+    assert read_character_mime(mime) is None
+    assert read_character_mime(character_mime("Zina", "free")) == ("Zina", "free")

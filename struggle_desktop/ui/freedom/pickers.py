@@ -20,10 +20,14 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QHBoxLay
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
+from struggle_desktop.engine import untrusted
+from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.games.freedom.data import MISSION_LETTERS
 
 #: The drag payload of a character: {"name": ..., "origin": list id}.
 CHARACTER_MIME = "application/x-struggle-freedom-character"
+#: A dragged character is a name and where it came from: a few hundred bytes.
+DROP_LIMITS = untrusted.Limits(max_bytes=64 * 1024, max_nodes=100, max_depth=4)
 NAME_ROLE = Qt.ItemDataRole.UserRole
 #: What a spin box shows for a rating or value the players have not entered (None).
 UNSET = "—"
@@ -488,9 +492,11 @@ def read_character_mime(mime: QMimeData) -> tuple[str, str] | None:
     if not mime.hasFormat(CHARACTER_MIME):
         return None
     try:
-        payload = json.loads(bytes(mime.data(CHARACTER_MIME)).decode("utf-8"))
+        # Another program may drop data of this type too: read it as any untrusted JSON.
+        payload = untrusted.parse_json(bytes(mime.data(CHARACTER_MIME)), "dropped data",
+                                       DROP_LIMITS)
         return str(payload["name"]), str(payload["origin"])
-    except (ValueError, KeyError, TypeError):
+    except (StruggleError, KeyError, TypeError):
         return None
 
 
