@@ -385,13 +385,21 @@ class GameDocument(QObject):
         return last.chance or None
 
     def undo_label(self) -> str:
-        return self._undo[-1].label if self._undo else ""
+        """What Undo would take back, in words, if the seated player may know it: another
+        seat's last action (a secret declaration, say) is never named."""
+        return self._own_label(self._undo)
 
     def redo_label(self) -> str:
-        return self._redo[-1].label if self._redo else ""
+        return self._own_label(self._redo)
+
+    def _own_label(self, records: list[UndoRecord]) -> str:
+        if not records:
+            return ""
+        last = records[-1]
+        return last.label if not last.role or last.role == self.seat else ""
 
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return bool(self._redo) and self._redo[-1].role in ("", self.seat)
 
     def undo(self) -> str | None:
         """Go back one action; returns the refusal reason, or None when done."""
@@ -405,6 +413,8 @@ class GameDocument(QObject):
     def redo(self) -> str | None:
         if not self._redo:
             return "there is nothing to redo"
+        if not self.can_redo():
+            return f"the action to redo was {self._redo[-1].role.capitalize()}'s, not yours"
         self._swap(self._redo, self._undo, "Redone")
         return None
 

@@ -22,7 +22,12 @@ PROGRAM_STEP_MS = 60
 
 class HandOverOverlay(QWidget):
     """The opaque screen between two players: who should sit down, what has just become
-    public, and one button; nothing of the game shows through."""
+    public, and one button; nothing of the game shows through.
+
+    Taking the seat must be deliberate: the player who just finished may still press Space
+    or Enter. So the button never holds the keyboard focus; the screen itself does and
+    swallows every key, except the initial of the role it waits for (R for Red), which
+    counts as the click. Everything behind it is locked (``lock_actions``)."""
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
@@ -41,11 +46,17 @@ class HandOverOverlay(QWidget):
         self.button = QPushButton()
         self.button.setObjectName("hand-over-continue")
         self.button.setStyleSheet("font-size: 14pt; padding: 10px 30px;")
+        self.button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.key_hint = QLabel()
+        self.key_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.key_hint.setStyleSheet("font-size: 10pt; color: #b8c0cc;")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         layout.addWidget(self.title)
         layout.addSpacing(20)
         layout.addWidget(self.news)
         layout.addSpacing(20)
         layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.key_hint)
         layout.addStretch(1)
         self.role: str | None = None
         self.hide()
@@ -58,10 +69,25 @@ class HandOverOverlay(QWidget):
         self.title.setText(title)
         self.news.setText("\n".join(news))
         self.button.setText(button)
+        self.key_hint.setText(f"Click the button, or press {self.seat_key(role)}")
         self.setGeometry(self.parentWidget().rect())
         self.raise_()
         self.show()
-        self.button.setFocus()
+        self.setFocus()
+
+    @staticmethod
+    def seat_key(role: str) -> str:
+        """The key that takes the seat of ``role``: its initial (never Space or Enter)."""
+        return role[:1].upper()
+
+    def keyPressEvent(self, event) -> None:
+        plain = not (event.modifiers() & (Qt.KeyboardModifier.ControlModifier
+                                          | Qt.KeyboardModifier.AltModifier
+                                          | Qt.KeyboardModifier.MetaModifier))
+        if (self.role and plain and not event.isAutoRepeat()
+                and event.text().upper() == self.seat_key(self.role)):
+            self.button.click()
+        event.accept()          # every other key is swallowed: none reaches the game
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
@@ -70,11 +96,15 @@ class HandOverOverlay(QWidget):
 
 
 def lock_actions(window: QWidget, locked: bool) -> None:
-    """While a hand-over screen is up no shortcut may act (BFG-HID-4, NH-SIM-2); unlocking
-    turns every command on, and the window then disables what does not apply."""
+    """While a hand-over screen is up no shortcut may act and no menu opens (BFG-HID-4,
+    NH-SIM-2: Alt+E would show the Edit menu, and with it the last action's name);
+    unlocking turns every command on, and the window then disables what does not apply."""
     for act in window.actions():
         if isinstance(act, QAction):
             act.setEnabled(not locked)
+    menu_bar = getattr(window, "menuBar", None)
+    if menu_bar is not None:
+        menu_bar().setEnabled(not locked)
 
 
 class ProgramPlayer:

@@ -352,3 +352,40 @@ def test_a_firer_dropped_on_a_friend_is_refused_with_the_reason(make_window, qtb
          win.scene.counters[friend].sceneBoundingRect().center())
     assert len(win.document.session.actions) == before
     assert win.status_text.text().startswith("Not possible: target is not possible now")
+
+
+def test_the_hand_over_screen_names_no_action_and_opens_on_no_stray_key(make_window, qtbot):
+    """BFG-HID-4: under the hand-over screen, and after the seat is taken, the Edit menu never
+    names the other player's last action (it used to read "Undo Disengage (back to base)");
+    the menus are off; Space and Enter, which the player who just finished may still press,
+    do not take the seat: only a click or the waiting colour's initial does."""
+    from PySide6.QtCore import Qt
+
+    win = make_window()
+    start(win, blue="human", red="human")
+    handovers = 0
+    for _ in range(3000):
+        QApplication.processEvents()
+        if not win.overlay.isVisible():
+            assert human_move(win)
+            continue
+        handovers += 1
+        doc = win.document
+        other_label = doc._undo[-1].label if doc._undo else None
+        assert win.act_undo.text() == "&Undo" and not win.act_undo.isEnabled()
+        assert not win.menuBar().isEnabled()
+        assert not win.overlay.button.hasFocus()
+        assert win.overlay.button.focusPolicy() == Qt.FocusPolicy.NoFocus
+        for key in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
+            qtbot.keyClick(win.overlay, key)
+            assert win.overlay.isVisible() and doc.seat == "public"
+        role = win.overlay.role
+        qtbot.keyClick(win.overlay, win.overlay.seat_key(role))
+        assert not win.overlay.isVisible() and doc.seat == role
+        assert win.menuBar().isEnabled()
+        if other_label:
+            assert other_label not in win.act_undo.text() + win.act_undo.toolTip()
+            assert win.act_undo.text() == "&Undo" and not win.act_undo.isEnabled()
+        if handovers >= 6:
+            break
+    assert handovers >= 6

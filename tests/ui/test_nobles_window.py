@@ -320,6 +320,8 @@ def test_two_people_declaring_in_one_fight_hand_over_behind_an_opaque_screen(mak
             assert kind in ("launch", "sacrifice")
             assert win.document.seat == "public" and win.document.board["prompt"] is None
             assert not any(a.isEnabled() for a in win.actions())
+            assert not win.menuBar().isEnabled()          # no Alt+E under the screen
+            assert win.act_undo.text() == "&Undo"         # it once named the other's launch
             assert win.overlay.geometry() == win.rect()
             assert (win.document.board.get("exchange") or {}).get("launches") is None
             role = win.overlay.role
@@ -327,6 +329,7 @@ def test_two_people_declaring_in_one_fight_hand_over_behind_an_opaque_screen(mak
             win.overlay.button.click()
             assert win.document.seat == role and not win.overlay.isVisible()
             assert win.document.board["prompt"]["kind"] == kind
+            assert win.act_undo.text() == "&Undo" and "Launch" not in win.act_undo.toolTip()
             continue
         if kind not in ("launch", "sacrifice"):
             break
