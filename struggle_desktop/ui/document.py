@@ -356,8 +356,11 @@ class GameDocument(QObject):
         except StruggleError as exc:
             self.message.emit(f"Not possible: {exc}")
             return PerformResult(False, str(exc))
-        new_entries = session.state["log"][log_start:]
-        chance = next((e for e in new_entries if e["kind"] in CHANCE_KINDS or e.get("dice")), None)
+        # Chance is judged on the whole record (a secret draw is chance too); what the
+        # window is given to show is the seat's own reading of it.
+        raw_entries = session.state["log"][log_start:]
+        new_entries = self.game.log_entries(session.state, log_start, role=self.seat)
+        chance = next((e for e in raw_entries if e["kind"] in CHANCE_KINDS or e.get("dice")), None)
         if chance is not None and chance["kind"] == "reveal":
             before.chance = (f"“{before.label}” revealed what was secret "
                              f"({chance['text']})")

@@ -82,6 +82,21 @@ class Ctx(Context):
              dice: Sequence[dict] = ()) -> dict:
         return self.log(rule, kind, text, refs=refs, dice=dice)
 
+    def draw_secret_index(self, side: str, k: int, rule: str, why: str) -> int:
+        """A random position among ``k`` items that only ``side`` may know (BFG-HID-3): the
+        same draw as ``draw_index`` (same generator, same result), but the face and its die
+        are in the entry's private part. Everyone else reads ``why`` alone: the chit pools
+        are kept in a known order, so "5 of 10" would name the chit drawn."""
+        if k <= 1:
+            return 0
+        face = self.rng.below(k) + 1
+        if self.keeps_log:
+            entry = self.log(rule, "draw", why)
+            entry["private"] = {"role": side, "text": f"{why}: {face} of {k}",
+                                "dice": [{"die": f"d{k}", "face": face, "modifiers": [],
+                                          "result": face}]}
+        return face - 1
+
     def note_private(self, side: str, rule: str, text: str, public_text: str,
                      refs: Sequence[Any] = ()) -> dict:
         """A log entry whose full text only ``side`` may read; everyone else reads

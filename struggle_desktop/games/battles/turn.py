@@ -299,7 +299,7 @@ def draw_chits(ctx: Ctx, wanted: dict[str, int], rule: str) -> None:
     need = dict(wanted)
 
     def draw_from(side: str, pool: list[str], why: str) -> None:
-        chit = pool.pop(ctx.draw_index(len(pool), "BFG-SETUP-8", why))
+        chit = pool.pop(ctx.draw_secret_index(side, len(pool), "BFG-SETUP-8", why))
         ctx.hand(side).append(chit)
         drawn[side].append(chit)
         need[side] -= 1

@@ -43,8 +43,9 @@ def player_view(game, state: dict, role: str, with_log: bool = True) -> dict:
 
 
 def visible_log(entries: list[dict], role: str, open_hands: bool = False) -> list[dict]:
-    """The log as ``role`` reads it: a private entry shows its full text to its owner (or to
-    everyone with open hands) and its public wording to anyone else."""
+    """The log as ``role`` reads it: a private entry shows its full text (and its dice, if
+    it has private ones) to its owner, or to everyone with open hands, and its public
+    wording to anyone else."""
     out = []
     for entry in entries:
         private = entry.get("private")
@@ -54,5 +55,7 @@ def visible_log(entries: list[dict], role: str, open_hands: bool = False) -> lis
         shown = {k: v for k, v in entry.items() if k != "private"}
         if private["role"] == role or open_hands:
             shown["text"] = private["text"]
+            if "dice" in private:
+                shown["dice"] = private["dice"]
         out.append(shown)
     return out

@@ -115,6 +115,28 @@ def test_the_other_players_deployment_stays_secret_until_both_are_done():
     assert all(state["fleets"][f]["at"] == "map" for f in planned)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_log_never_says_which_chit_the_other_side_drew(seed):
+    """BFG-HID-3: the chit pools are kept in a known order, so a logged "5 of 10" named the
+    chit drawn, and the whole hand could be rebuilt from the public log. A chit draw now
+    shows its face and die to the drawing side alone; the other side and the public read
+    only who drew from which pool."""
+    session = play(seed=seed, until=lambda s: s["turn"] >= 3)
+    state = session.state
+    draws = [k for k, e in enumerate(state["log"]) if e["rule"] == "BFG-SETUP-8"]
+    assert draws, "chits were drawn"
+    for reader in ("blue", "red", "public"):
+        seen = GAME.log_entries(state, 0, role=reader)
+        for k in draws:
+            drawer = state["log"][k]["private"]["role"]
+            entry = seen[k]
+            if reader == drawer:
+                assert " of " in entry["text"] and entry["dice"][0]["face"] >= 1
+            else:
+                assert entry["dice"] == [] and " of " not in entry["text"]
+                assert entry["text"].startswith(("Blue draws", "Red draws"))
+
+
 def test_private_log_entries_show_their_public_wording_to_the_other_player():
     """BFG-HID-11: "Blue draws Build-1, ..." for Blue, "Blue draws 5 chit(s)" for Red."""
     session = play(until=waiting("deploy"))

@@ -363,7 +363,8 @@ def test_scenario_splits_the_fleets_and_chits():
 
 def test_same_seed_same_game_and_every_draw_logged():
     """BFG-SETUP-8: all randomness comes from the seeded generator, so one seed played by the
-    same bot gives the same game; every draw is logged with a rule ID and its die."""
+    same bot gives the same game; every draw is logged with a rule ID and its die (a chit
+    draw keeps its die in the entry's private part: only the drawing side sees it)."""
     def play(seed):
         state = dealt(seed=seed)
         bot = Rng.from_seed(seed, stream=99)
@@ -379,7 +380,8 @@ def test_same_seed_same_game_and_every_draw_logged():
     chit_draws = [e for e in draws if e["rule"] == "BFG-SETUP-8"]
     assert chit_draws, "turn 1's chit draw is logged"
     for entry in draws:
-        assert entry["rule"].startswith("BFG-") and entry["dice"][0]["die"].startswith("d")
+        dice = entry["private"]["dice"] if entry["rule"] == "BFG-SETUP-8" else entry["dice"]
+        assert entry["rule"].startswith("BFG-") and dice[0]["die"].startswith("d")
 
 
 def test_rp_tracks_start_at_zero():
