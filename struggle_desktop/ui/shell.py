@@ -407,12 +407,20 @@ class GameWindow(QMainWindow):
         if self.document.session is None:
             return False
         start = str(self.document.path or Path.home() / f"{self.document.game.id}.sgsave")
-        path, _ = QFileDialog.getSaveFileName(self, "Save the game", start, SAVE_FILTER)
+        path, _ = QFileDialog.getSaveFileName(self, self.save_caption(), start, SAVE_FILTER)
         if not path:
             return False
         if not Path(path).suffix:
             path += ".sgsave"
         return self._save_to(Path(path))
+
+    def save_caption(self) -> str:
+        """The Save As dialog's title. A save holds the whole game by design (it is the
+        owner's); in a game of several sides the title says so, since a file handed to
+        the other player shows them everything that is hidden."""
+        if len(self.document.game.roles) > 1:
+            return "Save the game (the file holds every side's hidden hands and plans)"
+        return "Save the game"
 
     def _save_to(self, path: Path) -> bool:
         try:

@@ -389,3 +389,11 @@ def test_the_hand_over_screen_names_no_action_and_opens_on_no_stray_key(make_win
         if handovers >= 6:
             break
     assert handovers >= 6
+
+
+def test_save_as_says_a_save_holds_every_secret(make_window):
+    """A save holds the whole game, hands and plans included (it is the owner's file); in
+    a game of two sides the Save As dialog says so."""
+    win = make_window()
+    start(win, blue="human", red="human")
+    assert "hidden hands and plans" in win.save_caption()
