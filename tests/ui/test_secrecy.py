@@ -1,0 +1,110 @@
+"""Hot-seat secrecy as a property (BFG-HID-2, BFG-HID-3, BFG-HID-11): at every prompt of
+seeded two-person Battles games, two positions that differ only in the *other* side's
+secrets look exactly the same to the seated side, through the code the window reads: the
+board, the log and dice lines, and the Undo/Redo labels of ``GameDocument``.
+
+The twin of a position changes what the other side knows and the seat does not: which chits
+are in its hand, its face-down pool and its set-aside chits, its deployment plan, the faces
+of its chit draws, the wording of its private log entries and the name of its last action.
+Before the chit draws and the undo labels were made private, this test failed on both.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from struggle_desktop.engine.canonical import clone
+from struggle_desktop.engine.rng import Rng
+from struggle_desktop.engine.session import Session
+from struggle_desktop.games.battles.context import other
+from struggle_desktop.ui.document import GameDocument, UndoRecord
+
+DRAW_TEXT = re.compile(r"^(?P<who>Blue|Red) draws (?P<how>.*): (?P<face>\d+) of (?P<k>\d+)$")
+
+
+def observed(doc: GameDocument) -> str:
+    """Everything of the game the seated side can see in the window, as one text."""
+    return json.dumps({
+        "board": doc.board,
+        "log": doc.log_entries(0),
+        "undo": [doc.undo_label(), doc.undo_reason(), doc.redo_label(), doc.can_redo()],
+    }, sort_keys=True, default=str)
+
+
+def other_face(entry_part: dict, side: str) -> None:
+    """Give one of ``side``'s chit draws another face (in its text and its die)."""
+    match = DRAW_TEXT.match(entry_part.get("text", ""))
+    if not match or match["who"].lower() != side:
+        return
+    k, face = int(match["k"]), int(match["face"])
+    new = face % k + 1
+    entry_part["text"] = f"{match['who']} draws {match['how']}: {new} of {k}"
+    for die in entry_part.get("dice") or []:
+        die["face"] = die["result"] = new
+
+
+def twin_state(state: dict, side: str) -> dict:
+    """``state`` with ``side``'s secrets changed and nothing else."""
+    twin = clone(state)
+    player = twin["players"][side]
+    hidden = player["own_chits"] + twin["chit_pool"]
+    if player["hand"] and hidden:
+        # Swap a chit of the hand with a face-down one: same counts, another hand.
+        kept = next((c for c in hidden if c not in player["hand"]), None)
+        if kept is not None:
+            given = player["hand"][0]
+            player["hand"][0] = kept
+            pool = player["own_chits"] if kept in player["own_chits"] else twin["chit_pool"]
+            pool[pool.index(kept)] = given
+    player["own_chits"].reverse()
+    player["discards"] = [f"{c}" for c in reversed(player["discards"])]
+    for pair in player["deploy"]:
+        pair[1] = 7 - pair[1] if isinstance(pair[1], int) else pair[1]
+    for entry in twin["log"]:
+        other_face(entry, side)
+        private = entry.get("private")
+        if private is not None and private["role"] == side:
+            private["text"] = private["text"] + " (another secret)"
+            other_face(private, side)
+    return twin
+
+
+def twin_document(doc: GameDocument, side: str) -> GameDocument:
+    twin = GameDocument(autosave=False)
+    session = doc.session
+    twin.game = doc.game
+    twin.session = Session(doc.game, session.scenario, session.seed, dict(session.options),
+                           twin_state(session.state, side), list(session.actions),
+                           list(session.digests))
+    twin.seat = doc.seat
+    for mine, theirs in ((doc._undo, twin._undo), (doc._redo, twin._redo)):
+        for record in mine:
+            label = record.label + " (another secret)" if record.role == side else record.label
+            theirs.append(UndoRecord(record.state, record.actions, record.digests, label,
+                                     record.chance, record.redo_action, record.role))
+    return twin
+
+
+@pytest.mark.parametrize("seed, options", [(1, {}), (2, {"secret_disengagement": True}),
+                                           (5, {"all": True, "open_hands": False})])
+def test_the_other_sides_secrets_never_show(qapp, seed, options):
+    doc = GameDocument(autosave=False)
+    doc.watch = False
+    doc.new_game("battles", "civil-war", seed,
+                 {"blue_player": "human", "red_player": "human", **options})
+    rng = Rng.from_seed(seed, stream=99)
+    checked = differing = 0
+    while doc.waiting_role is not None and doc.state["turn"] <= 3:
+        role = doc.waiting_role
+        doc.set_seat(role, quiet=True)
+        twin = twin_document(doc, other(role))
+        differing += twin.session.state != doc.state
+        assert observed(doc) == observed(twin), (
+            f"seed {seed}, action {len(doc.session.actions)}: {role} sees a secret of "
+            f"{other(role)}")
+        checked += 1
+        assert doc.perform(doc.game.choose_action(doc.state, role, "bot", rng), role).ok
+    assert checked > 50 and differing > checked // 2, "the twins hid next to nothing"
