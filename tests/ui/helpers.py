@@ -54,3 +54,43 @@ def window_maker(qtbot, window_class, size=(1600, 1000), before_close=None):
         win.document.dirty = False
         win.close()
         win.deleteLater()
+
+
+#: A small Noble Houses map with a little of every terrain (the window tests' default).
+NOBLES_TERRAIN = {"obstacles": 3, "jump_stations": 1, "empty_systems": 1, "stargate_pairs": 1}
+
+
+def save_before_two_people_declare(path, seed=6):
+    """A two-person game played headless (as ``human_move`` would) until both people are
+    asked to declare in one fight (seed 6: a nuclear exchange in turn 11), saved at that
+    fight's first declaration."""
+    from struggle_desktop.engine.rng import Rng
+    from struggle_desktop.engine.session import Session
+    from struggle_desktop.games import get_game
+
+    game = get_game("nobles")
+    options = {"houses": 2, **NOBLES_TERRAIN, "obstacles": 0, "stargate_pairs": 0,
+               "seat1": "human", "seat2": "human"}
+    session = Session.new(game, "standard", seed, options)
+    asked: dict[tuple, tuple[int, set]] = {}
+    for _ in range(3000):
+        pending = session.state["pending"]
+        if pending["kind"] in ("launch", "sacrifice"):
+            key = (session.state["turn"], pending["kind"], tuple(pending["hex"]))
+            first, roles = asked.setdefault(key, (len(session.actions), set()))
+            roles.add(pending["role"])
+            if len(roles) == 2:
+                break
+        rng = Rng.from_seed(len(session.actions), 3)
+        legal = game.legal_actions(session.state, pending["role"])
+        busy = [a for a in legal if a["verb"] != "done"]
+        action = busy[rng.below(len(busy))] if busy and rng.below(3) else \
+            legal[rng.below(len(legal))]
+        session.perform(pending["role"], action)
+    else:
+        raise AssertionError("the two people never declared in one fight")
+    replay = Session.new(game, "standard", seed, options)
+    for entry in session.actions[:first]:
+        replay.perform(entry["role"], entry["action"])
+    replay.save(path)
+    return replay

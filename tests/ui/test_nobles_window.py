@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QApplication
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.ui.nobles.window import NoblesWindow
-from tests.ui.helpers import drag, window_maker
+from tests.ui.helpers import NOBLES_TERRAIN as TERRAIN
+from tests.ui.helpers import drag, save_before_two_people_declare, window_maker
 
-TERRAIN = {"obstacles": 3, "jump_stations": 1, "empty_systems": 1, "stargate_pairs": 1}
 
 
 def pause_program(win) -> None:
@@ -266,41 +266,6 @@ def test_a_program_house_plays_its_turn(make_window, qtbot):
 
 
 # ------------------------------------------------------------------ hand-over
-def save_before_two_people_declare(path, seed=6):
-    """A two-person game played headless (as ``human_move`` would) until both people are
-    asked to declare in one fight (seed 6: a nuclear exchange in turn 11), saved at that
-    fight's first declaration."""
-    from struggle_desktop.engine.session import Session
-    from struggle_desktop.games import get_game
-
-    game = get_game("nobles")
-    options = {"houses": 2, **TERRAIN, "obstacles": 0, "stargate_pairs": 0,
-               "seat1": "human", "seat2": "human"}
-    session = Session.new(game, "standard", seed, options)
-    asked: dict[tuple, tuple[int, set]] = {}
-    for _ in range(3000):
-        pending = session.state["pending"]
-        if pending["kind"] in ("launch", "sacrifice"):
-            key = (session.state["turn"], pending["kind"], tuple(pending["hex"]))
-            first, roles = asked.setdefault(key, (len(session.actions), set()))
-            roles.add(pending["role"])
-            if len(roles) == 2:
-                break
-        rng = Rng.from_seed(len(session.actions), 3)
-        legal = game.legal_actions(session.state, pending["role"])
-        busy = [a for a in legal if a["verb"] != "done"]
-        action = busy[rng.below(len(busy))] if busy and rng.below(3) else \
-            legal[rng.below(len(legal))]
-        session.perform(pending["role"], action)
-    else:
-        raise AssertionError("the two people never declared in one fight")
-    replay = Session.new(game, "standard", seed, options)
-    for entry in session.actions[:first]:
-        replay.perform(entry["role"], entry["action"])
-    replay.save(path)
-    return replay
-
-
 def test_two_people_declaring_in_one_fight_hand_over_behind_an_opaque_screen(make_window,
                                                                              tmp_path):
     """NH-SIM-2: before a person's launch (or sacrifice) when another person also declares

@@ -1,12 +1,14 @@
-"""Hot-seat secrecy as a property (BFG-HID-2, BFG-HID-3, BFG-HID-11): at every prompt of
-seeded two-person Battles games, two positions that differ only in the *other* side's
+"""Hot-seat secrecy as a property (BFG-HID-2, BFG-HID-3, BFG-HID-11, NH-SIM-2): at every
+prompt of seeded games of two people, two positions that differ only in the *other* side's
 secrets look exactly the same to the seated side, through the code the window reads: the
 board, the log and dice lines, and the Undo/Redo labels of ``GameDocument``.
 
-The twin of a position changes what the other side knows and the seat does not: which chits
-are in its hand, its face-down pool and its set-aside chits, its deployment plan, the faces
-of its chit draws, the wording of its private log entries and the name of its last action.
-Before the chit draws and the undo labels were made private, this test failed on both.
+The twin of a Battles position changes what the other side knows and the seat does not:
+which chits are in its hand, its face-down pool and its set-aside chits, its deployment
+plan, the faces of its chit draws, the wording of its private log entries and the name of
+its last action. In Noble Houses it changes the other house's hidden declarations (launch
+targets, sacrifices) and the name of its last action. Before the chit draws and the undo
+labels were made private, this test failed on both.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.games.battles.context import other
 from struggle_desktop.ui.document import GameDocument, UndoRecord
+from tests.ui.helpers import save_before_two_people_declare
 
 DRAW_TEXT = re.compile(r"^(?P<who>Blue|Red) draws (?P<how>.*): (?P<face>\d+) of (?P<k>\d+)$")
 
@@ -72,17 +75,38 @@ def twin_state(state: dict, side: str) -> dict:
     return twin
 
 
+def twin_nobles_state(state: dict, seat: str) -> dict:
+    """``state`` with every other house's hidden declarations changed: each declared launch
+    becomes a hold, each declared sacrifice is withdrawn."""
+    twin = clone(state)
+    for frame in twin["stack"]:
+        for house, nukes in (frame.get("declared") or {}).items():
+            if house != seat:
+                for nuke in nukes:
+                    nukes[nuke] = None
+        sacrifices = frame.get("sacrifices")
+        if isinstance(sacrifices, dict):
+            for house in sacrifices:
+                if house != seat:
+                    sacrifices[house] = []
+    return twin
+
+
 def twin_document(doc: GameDocument, side: str) -> GameDocument:
+    """The document of the twin position: the other side's secrets (and, in Noble Houses,
+    every other house's) changed; ``side`` names the other side of a two-sided game."""
     twin = GameDocument(autosave=False)
     session = doc.session
     twin.game = doc.game
+    state = (twin_state(session.state, side) if doc.game.id == "battles"
+             else twin_nobles_state(session.state, doc.seat))
     twin.session = Session(doc.game, session.scenario, session.seed, dict(session.options),
-                           twin_state(session.state, side), list(session.actions),
-                           list(session.digests))
+                           state, list(session.actions), list(session.digests))
     twin.seat = doc.seat
     for mine, theirs in ((doc._undo, twin._undo), (doc._redo, twin._redo)):
         for record in mine:
-            label = record.label + " (another secret)" if record.role == side else record.label
+            label = (record.label + " (another secret)" if record.role not in ("", doc.seat)
+                     else record.label)
             theirs.append(UndoRecord(record.state, record.actions, record.digests, label,
                                      record.chance, record.redo_action, record.role))
     return twin
@@ -108,3 +132,30 @@ def test_the_other_sides_secrets_never_show(qapp, seed, options):
         checked += 1
         assert doc.perform(doc.game.choose_action(doc.state, role, "bot", rng), role).ok
     assert checked > 50 and differing > checked // 2, "the twins hid next to nothing"
+
+
+def test_another_houses_declarations_never_show(qapp, tmp_path):
+    """NH-SIM-2: from a two-person nuclear exchange on (seed 6, turn 11), every prompt looks
+    the same to the seated house whatever the other house has declared."""
+    path = tmp_path / "exchange.sgsave"
+    save_before_two_people_declare(path)
+    doc = GameDocument(autosave=False)
+    doc.watch = False
+    doc.open(path)
+    checked = differing = 0
+    while doc.waiting_role is not None and checked < 120:
+        role = doc.waiting_role
+        doc.set_seat(role, quiet=True)
+        other_house = next(r for r in doc.game.roles if r != role)
+        twin = twin_document(doc, other_house)
+        differing += twin.session.state != doc.state
+        assert observed(doc) == observed(twin), (
+            f"action {len(doc.session.actions)}: house {role} sees a secret")
+        checked += 1
+        rng = Rng.from_seed(len(doc.session.actions), 3)
+        legal = doc.legal_actions()
+        busy = [a for a in legal if a["verb"] != "done"]
+        action = busy[rng.below(len(busy))] if busy and rng.below(3) else \
+            legal[rng.below(len(legal))]
+        assert doc.perform(action, role).ok
+    assert checked == 120 and differing >= 1, "a hidden declaration was tested"
