@@ -10,14 +10,21 @@ opened (``open FILE``, a resume) gives one warning, never a traceback.
 For demonstrations, screenshots and the end-to-end test, the environment variable
 ``STRUGGLE_DESKTOP_AUTOPILOT`` can drive a started window, e.g.
 ``steps=5;shot=/tmp/window.png;save=/tmp/game.sgsave;quit``: take the program's hint five
-times, save a screenshot and the game, then quit.
+times, save a screenshot and the game, then quit. For a test that drives the real window
+from outside (keys sent by ``xdotool``) there are also ``handover=N`` (take at least one
+step, and at most N, until a hand-over screen covers the window), ``mark=FILE`` (write the last action, in words,
+for the test to look for), ``await=FILE`` (keep handling events until FILE exists, at most a
+minute) and ``texts=FILE`` (write every text the screen shows: title, status bar, hand-over
+screen, each menu's commands and any open pop-up).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sys
+import time
 from pathlib import Path
 
 AUTOPILOT_VARIABLE = "STRUGGLE_DESKTOP_AUTOPILOT"
@@ -104,6 +111,26 @@ def run_autopilot(window, script: str) -> None:
                 if not window.autopilot_step():
                     break
                 QApplication.processEvents()
+        elif key == "handover":
+            overlay = getattr(window, "overlay", None)
+            for step in range(int(value or 500)):
+                QApplication.processEvents()
+                if step and overlay is not None and overlay.isVisible():
+                    break
+                if not window.autopilot_step():
+                    break
+        elif key == "mark":
+            last = window.document.session.actions[-1]
+            Path(value).write_text(json.dumps({
+                "role": last["role"], "action": window.document.describe(last["action"])}))
+        elif key == "await":
+            deadline = time.monotonic() + 60
+            while not Path(value).exists() and time.monotonic() < deadline:
+                QApplication.processEvents()
+                time.sleep(0.02)
+        elif key == "texts":
+            QApplication.processEvents()
+            Path(value).write_text(json.dumps(screen_texts(window)))
         elif key == "shot":
             QApplication.processEvents()
             window.grab().save(value)
@@ -113,6 +140,29 @@ def run_autopilot(window, script: str) -> None:
             window.document.dirty = False
             window.close()
             QApplication.quit()
+
+
+def screen_texts(window) -> dict:
+    """What the window shows in words (for the end-to-end test of the hand-over screen)."""
+    from PySide6.QtWidgets import QApplication, QLabel, QMenu
+
+    overlay = getattr(window, "overlay", None)
+    covered = overlay is not None and overlay.isVisible()
+    menus = {menu.title(): [act.text() for act in menu.actions()]
+             for menu in window.menuBar().findChildren(QMenu)}
+    popup = QApplication.activePopupWidget()
+    return {
+        "title": window.windowTitle(),
+        "status": window.status_text.text(),
+        "covered": covered,
+        "seat": window.document.seat,
+        "menu_bar_enabled": window.menuBar().isEnabled(),
+        "menus": menus,
+        "popup": [act.text() for act in popup.actions()] if popup is not None else None,
+        # Under the hand-over screen only its own words are on show.
+        "shown": ([label.text() for label in overlay.findChildren(QLabel)]
+                  + [overlay.button.text()]) if covered else [],
+    }
 
 
 def render_command(args) -> int:

@@ -75,3 +75,57 @@ def test_the_real_battles_window_plays_against_the_program_and_saves(virtual_scr
     """The Battles screen in the real program: Blue (the autopilot, taking hints) against the
     program's Red; the screenshot is not blank and the save replays."""
     assert play_and_check(virtual_screen, tmp_path, "battles", "civil-war", 60, 30) >= 60
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed")
+@pytest.mark.parametrize("game", ["battles", "nobles"])
+def test_the_hand_over_screen_of_the_real_window_keeps_the_secret(virtual_screen, tmp_path,
+                                                                  game):
+    """Two people at the real window: one side acts (Battles: from the start; Noble Houses:
+    declares its launches in a nuclear exchange), the hand-over screen comes up, and the
+    player who just finished presses Space, Enter and Alt+E (sent by xdotool as real keys).
+    The screen stays up, no menu opens, and nothing the window shows or would show in a
+    menu names the action just taken (the Edit menu once read "Undo <that action>")."""
+    if game == "battles":
+        start = ["play", "--game", "battles", "--scenario", "civil-war", "--seed", "5",
+                 "--option", "red_player=human"]
+    else:
+        from tests.ui.helpers import save_before_two_people_declare
+
+        exchange = tmp_path / "exchange.sgsave"
+        save_before_two_people_declare(exchange)
+        start = ["open", str(exchange)]
+    mark, go = tmp_path / "mark.json", tmp_path / "go"
+    texts, shot = tmp_path / "texts.json", tmp_path / "handover.png"
+    env = dict(os.environ, DISPLAY=virtual_screen, QT_QPA_PLATFORM="xcb",
+               PYTHONPATH=str(ROOT), STRUGGLE_DESKTOP_HOME=str(tmp_path / "home"),
+               STRUGGLE_DESKTOP_AUTOPILOT=f"handover=600;mark={mark};await={go};"
+                                          f"texts={texts};shot={shot};quit")
+    program = subprocess.Popen([sys.executable, "-m", "struggle_desktop", *start],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1200):
+            if mark.exists() or program.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert mark.exists(), program.communicate(timeout=10)[1][-2000:]
+        secret = json.loads(mark.read_text())["action"]
+        keys = dict(env, STRUGGLE_DESKTOP_AUTOPILOT="")
+        # The pointer over the window gives it the keyboard (no window manager here).
+        subprocess.run(["xdotool", "mousemove", "400", "300"], env=keys, check=True, timeout=30)
+        for key in ("space", "Return", "KP_Enter", "alt+e"):
+            subprocess.run(["xdotool", "key", key], env=keys, check=True, timeout=30)
+            time.sleep(0.3)
+        go.write_text("go")
+        _, err = program.communicate(timeout=120)
+    finally:
+        if program.poll() is None:
+            program.kill()
+    assert program.returncode == 0 and "Traceback" not in err, err[-2000:]
+    shown = json.loads(texts.read_text())
+    assert shown["covered"] and shown["seat"] == "public"
+    assert not shown["menu_bar_enabled"] and shown["popup"] is None
+    words = json.dumps(shown)
+    assert secret and secret not in words, (secret, words)
+    assert shot.exists()
