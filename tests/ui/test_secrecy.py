@@ -112,12 +112,15 @@ def twin_document(doc: GameDocument, side: str) -> GameDocument:
     return twin
 
 
-@pytest.mark.parametrize("seed, options", [(1, {}), (2, {"secret_disengagement": True}),
-                                           (5, {"all": True, "open_hands": False})])
-def test_the_other_sides_secrets_never_show(qapp, seed, options):
+@pytest.mark.parametrize("scenario, seed, options", [
+    ("civil-war", 1, {}), ("civil-war", 2, {"secret_disengagement": True}),
+    ("civil-war", 5, {"all": True, "open_hands": False}), ("invasion", 3, {}),
+    ("invasion", 4, {"mixed_chits": True, "secret_disengagement": True}),
+])
+def test_the_other_sides_secrets_never_show(qapp, scenario, seed, options):
     doc = GameDocument(autosave=False)
     doc.watch = False
-    doc.new_game("battles", "civil-war", seed,
+    doc.new_game("battles", scenario, seed,
                  {"blue_player": "human", "red_player": "human", **options})
     rng = Rng.from_seed(seed, stream=99)
     checked = differing = 0
