@@ -374,6 +374,7 @@ def test_the_hand_over_screen_names_no_action_and_opens_on_no_stray_key(make_win
         other_label = doc._undo[-1].label if doc._undo else None
         assert win.act_undo.text() == "&Undo" and not win.act_undo.isEnabled()
         assert not win.menuBar().isEnabled()
+        assert not other_label or other_label not in win.status_text.text()
         assert not win.overlay.button.hasFocus()
         assert win.overlay.button.focusPolicy() == Qt.FocusPolicy.NoFocus
         for key in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape):
