@@ -1,19 +1,7 @@
-"""Test-wide settings: Qt runs offscreen, and user folders point into a temporary place."""
+"""Fixtures the tests share. The run-wide settings (Qt offscreen, private user folders) are in
+the ``conftest.py`` at the top of the repository, which the doctests need too."""
 
-import os
-
-# Must be set before any QApplication exists; without a display pytest would abort.
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-import pytest  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _private_user_folders(tmp_path_factory, monkeypatch):
-    """Keep tests away from the real user's config, overrides and autosaves."""
-    home = tmp_path_factory.mktemp("user-home")
-    monkeypatch.setenv("STRUGGLE_DESKTOP_HOME", str(home))
-    yield
+import pytest
 
 
 @pytest.fixture(scope="module")

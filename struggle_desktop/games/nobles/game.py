@@ -6,10 +6,10 @@ launches, sacrifices) until every house involved has made them (NH-SIM-2).
 
 >>> from struggle_desktop.games.nobles import GAME
 >>> state = GAME.advance(GAME.setup("standard", seed=3, options={"houses": 3}))
->>> sorted(state["houses"]), state["pending"]["role"] in "ABC"
-(['A', 'B', 'C'], True)
->>> len(state["map"]["worlds"]), sum(1 for u in state["units"] if u.startswith("A-N"))
-(24, 3)
+>>> sorted(state["houses"]), len(state["worlds"]), len(state["units"])
+(['A', 'B', 'C'], 24, 0)
+>>> state["pending"]["kind"], state["pending"]["role"]      # house A picks its homeworld first
+('homeworld', 'A')
 """
 
 from __future__ import annotations
