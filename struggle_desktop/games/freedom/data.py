@@ -323,6 +323,9 @@ class FreedomData(GameData):
                                  summary=m["summary"])
             for m in self.tables["missions"]["missions"]})
 
+    #: The mission letters in chart order (the columns of the bonus charts).
+    mission_letters = MISSION_LETTERS
+
     def mission(self, letter: str) -> Mission:
         try:
             return self.missions[letter]

@@ -36,9 +36,11 @@ from struggle_desktop.engine.errors import BadOption, DataError, IllegalAction, 
 from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
+from struggle_desktop.engine.data import read_yaml
 from struggle_desktop.games.freedom import environs, events, foes, missions, resolver  # noqa: F401
-from struggle_desktop.games.freedom.context import ROLES, Ctx, ModeContext
-from struggle_desktop.games.freedom.data import FreedomData, default_data
+from struggle_desktop.games.freedom import chits_data, deck_data
+from struggle_desktop.games.freedom.context import RATINGS, ROLES, Ctx, ModeContext, other
+from struggle_desktop.games.freedom.data import MISSION_LETTERS, FreedomData, default_data
 from struggle_desktop.games.freedom.registry import RULES
 
 RULES_VERSION = "fig-rules-1"
@@ -335,6 +337,61 @@ class FreedomGame(FlowGame):
         return OPPONENTS[role]
 
     # ------------------------------------------------------------------ the window's reads
+    # The Freedom screens (the New Environs form, the chit and deck panels) ask these, so
+    # that the window never imports a rules module of this game.
+
+    #: The Part A mission letters in chart order, and those whose group needs a target.
+    mission_letters = MISSION_LETTERS
+    targeted_missions = missions.TARGETED
+    #: A character's ratings besides his hits, in the order the form shows them.
+    ratings = RATINGS
+
+    @staticmethod
+    def other_side(side: str) -> str:
+        return other(side)
+
+    def environs_schema(self) -> dict:
+        """The schema of an environs (a scenario's ``context``): the form offers its values."""
+        return read_yaml(environs.SCHEMA)
+
+    def chit_tables(self):
+        """The checked Part B tables of this game's data (house rules included)."""
+        return chits_data.chit_tables(self.data)
+
+    def deck_tables(self):
+        """The checked Part C tables of this game's data (house rules included)."""
+        return deck_data.deck_tables(self.data)
+
+    @staticmethod
+    def describe_roll(rolled: dict) -> str:
+        """An event card's roll in words ("12, 14", "Ayal", "none")."""
+        from struggle_desktop.games.freedom.deck import describe_roll
+
+        return describe_roll(rolled)
+
+    @staticmethod
+    def form_group(record: dict) -> dict:
+        """A group of the New Environs form (an ``assignment`` entry) as the engine holds it."""
+        return missions.new_group(record["mission"], record.get("leader"),
+                                  record.get("members", ()), record.get("performer"),
+                                  record.get("target"), record.get("ship"),
+                                  record.get("torture", False))
+
+    @staticmethod
+    def judge_group(probe: Ctx, group: dict, earlier: list[dict]) -> tuple[str, list]:
+        """``group`` as the set-up would judge it (FIG-MIS-4) after the groups ``earlier``:
+        why it is refused ("" if it is not) and the ratings the game will ask for. ``probe``
+        is ``context()`` of the environs without its groups."""
+        problem = missions.group_problem(probe, group, earlier)
+        return problem or "", [] if problem else missions.missing_ratings(probe, group)
+
+    @staticmethod
+    def target_options(probe: Ctx, letter: str) -> list:
+        return missions.target_options(probe, letter)
+
+    @staticmethod
+    def ship_options(probe: Ctx) -> list:
+        return missions.ship_options(probe)
 
 def simple_choice(ctx: Ctx, pending: dict, legal: list[dict]) -> dict:
     """The simple player's answer to a Part A prompt."""

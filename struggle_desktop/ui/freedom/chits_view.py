@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QGrid
                                QPushButton, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from struggle_desktop.games.freedom.chits_data import chit_tables
-from struggle_desktop.games.freedom.data import FreedomData, default_data
+from struggle_desktop.games import get_game
 
 #: What became of a drawn chit's event (``drawn[i]["event"]``), in a few words.
 EVENT_STATUS = {
@@ -58,13 +57,14 @@ def view_of(board: dict | None) -> dict | None:
     return board if "kind" in board else None
 
 
-def freedom_data(window) -> FreedomData:
-    """The data of the game the window plays (house rules included), else the default."""
+def freedom_game(window):
+    """The Freedom game object the window plays (its data has the house rules in force),
+    else the registry's."""
     for holder in (getattr(window, "document", None), window):
-        data = getattr(getattr(holder, "game", None), "data", None)
-        if isinstance(data, FreedomData):
-            return data
-    return default_data()
+        game = getattr(holder, "game", None)
+        if getattr(game, "id", None) == "freedom":
+            return game
+    return get_game("freedom")
 
 
 def bold(label: QLabel, size_delta: float = 0.0) -> QLabel:
@@ -297,8 +297,9 @@ class ChitMugView(QWidget):
         super().__init__(parent)
         self.setObjectName("freedom-chits-view")
         self._host = window
-        self._data = freedom_data(window)
-        self._tables = chit_tables(self._data)
+        game = freedom_game(window)
+        self._data = game.data
+        self._tables = game.chit_tables()
         self._view: dict | None = None
         outer = QVBoxLayout(self)
         self.header = bold(wrapped(), 1.0)

@@ -29,9 +29,7 @@ from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, Q
                                QListWidget, QPlainTextEdit, QPushButton, QSpinBox, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from struggle_desktop.games.freedom.deck import describe_roll
-from struggle_desktop.games.freedom.deck_data import deck_tables
-from struggle_desktop.ui.freedom.chits_view import (PromptBox, ReportBox, bold, freedom_data,
+from struggle_desktop.ui.freedom.chits_view import (PromptBox, ReportBox, bold, freedom_game,
                                                     side_by_side, view_of, wrapped)
 
 SIDES = ("rebel", "imperial")
@@ -104,7 +102,8 @@ class DeckView(QWidget):
         super().__init__(parent)
         self.setObjectName("freedom-deck-view")
         self._host = window
-        self._tables = deck_tables(freedom_data(window))
+        self._game = freedom_game(window)
+        self._tables = self._game.deck_tables()
         self._view: dict | None = None
         outer = QVBoxLayout(self)
         self.header = bold(wrapped(), 1.0)
@@ -197,7 +196,7 @@ class DeckView(QWidget):
     def card_name(self, view: dict, card: str) -> str:
         """``G#5 Space Whale Migrations (Wex)``: id, title and the sub-roll in play."""
         rolled = (view.get("rolls") or {}).get(card)
-        return f"{card} {self.title(card)}".strip() + (f" ({describe_roll(rolled)})"
+        return f"{card} {self.title(card)}".strip() + (f" ({self._game.describe_roll(rolled)})"
                                                         if rolled else "")
 
     def box_line(self, view: dict, e: dict) -> str:

@@ -11,10 +11,10 @@ like the ``context`` of ``scenarios/freedom/a1.yaml``); ``set_context(ctx)`` fil
 one. The form is a thin client: every check is the engine's. After each edit it asks
 ``GAME.normalize_options`` and ``GAME.setup`` about the document; while they refuse it the OK
 button stays disabled and the engine's message, which names the field, is shown. Each mission
-group shows at once why it would be refused, in the words of ``missions.group_problem``
+group shows at once why it would be refused, in the words of the game's ``judge_group``
 (FIG-MIS-4), worked out on a throw-away set-up of the same environs without its groups; the
-target and spaceship choices of a group are the engine's too (``missions.target_options``,
-``missions.ship_options``).
+target and spaceship choices of a group are the engine's too (the game's ``target_options``
+and ``ship_options``). The form asks the game object only, never a rules module.
 
 The tabs follow the context: the environs and its planet (FIG-CTX-1..5), forces and locals
 (units, sovereigns, creature, races, cells, atrocity units: FIG-CTX-4..8, 11, 12), characters
@@ -34,10 +34,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
-from struggle_desktop.engine.data import read_yaml
 from struggle_desktop.engine.errors import StruggleError
-from struggle_desktop.games.freedom import environs, missions
-from struggle_desktop.games.freedom.context import RATINGS, other
 from struggle_desktop.ui.dialogs import ERROR, GOOD, error_label, heading, muted, show_error
 from struggle_desktop.ui.freedom.pickers import (NAME_ROLE, ChartPicker, Column, NameList,
                                                  PoolList, RecordTable, cell_text, fill_combo,
@@ -66,10 +63,10 @@ CREATURE_KINDS = {"stat": "fights", "mob": "a mob", "auto": "no fight",
 SIDE_LABELS = {"rebel": "Rebel", "imperial": "Imperial"}
 
 
-def _schema_enums() -> dict[str, list]:
+def _schema_enums(game) -> dict[str, list]:
     """The enumerations of the context schema (the engine's), so the form offers exactly the
     values the engine knows."""
-    schema = read_yaml(environs.SCHEMA)
+    schema = game.environs_schema()
     props, defs = schema["properties"], schema["$defs"]
     return {
         "location": props["location"]["enum"], "type": props["type"]["enum"],
@@ -236,7 +233,8 @@ class GroupBox(QGroupBox):
             others = [m for m in self.members if m != leader]
             if others:
                 group["members"] = others
-        if (self.letter in missions.TARGETED or self.letter == "J") and self.target.currentData():
+        if ((self.letter in self.form.game.targeted_missions or self.letter == "J")
+                and self.target.currentData()):
             group["target"] = self.target.currentData()
         if self.letter == "J" and self.ship.currentData():
             group["ship"] = self.ship.currentData()
@@ -278,7 +276,7 @@ class EnvironsForm(QDialog):
         super().__init__(parent)
         self.game = game
         self.data = game.data
-        self.enums = _schema_enums()
+        self.enums = _schema_enums(game)
         self.setWindowTitle("New environs")
         self.setObjectName("freedom-environs-form")
         self._characters: list[dict] = []     # the character records, in entry order
@@ -416,7 +414,7 @@ class EnvironsForm(QDialog):
                    tip="The leadership of a leader with the unit; a dash: none"),
             Column("damaged", "Damaged", "bool", omit=False)],
             "unit", widths={"id": 70, "side": 95, "kind": 130, "af": 60, "leader": 60},
-            defaults=lambda n: {"id": f"U{n + 1}", "side": other(self.phasing.currentData()),
+            defaults=lambda n: {"id": f"U{n + 1}", "side": self.game.other_side(self.phasing.currentData()),
                                "kind": "2nd_line" if self.phasing.currentData() == "rebel"
                                else "irregular", "af": 1})
         box.addWidget(self.units)
@@ -586,7 +584,7 @@ class EnvironsForm(QDialog):
         detail.addLayout(flags)
         ratings = QGridLayout()
         self.rating_spins: dict[str, QSpinBox] = {}
-        for k, key in enumerate(("hits",) + RATINGS):
+        for k, key in enumerate(("hits",) + tuple(self.game.ratings)):
             spin = (_spin(0, 99, 0, "Hits already taken") if key == "hits"
                     else optional_spin(20, RATING_TIPS[key] + "; a dash: not entered (the game "
                                                               "asks when it needs it)"))
@@ -1087,8 +1085,7 @@ class EnvironsForm(QDialog):
             ctx["assignment"] = assignment
         return ctx
 
-    @staticmethod
-    def _character_record(c: dict) -> dict:
+    def _character_record(self, c: dict) -> dict:
         """A character as the context writes it: flags only when set, ratings when entered."""
         record = {"name": c["name"], "side": c["side"]}
         for key in [k for k, _t, _tip in FLAGS] + ["npc_sovereign"]:
@@ -1096,7 +1093,7 @@ class EnvironsForm(QDialog):
                 record[key] = True
         if c.get("hits"):
             record["hits"] = c["hits"]
-        for key in RATINGS:
+        for key in self.game.ratings:
             if c.get(key) is not None:
                 record[key] = c[key]
         if c.get("possessions"):
@@ -1264,13 +1261,9 @@ class EnvironsForm(QDialog):
             if probe is None:
                 box.show_verdict("Waiting: the environs itself is refused (see below).", None)
                 continue
-            group = missions.new_group(record["mission"], record.get("leader"),
-                                       record.get("members", ()), record.get("performer"),
-                                       record.get("target"), record.get("ship"),
-                                       record.get("torture", False))
+            group = self.game.form_group(record)
             try:
-                problem = missions.group_problem(probe, group, earlier)
-                missing = [] if problem else missions.missing_ratings(probe, group)
+                problem, missing = self.game.judge_group(probe, group, earlier)
             except (KeyError, ValueError, StopIteration) as exc:
                 problem, missing = f"{exc} is not known here", []
             earlier.append(group)
@@ -1303,19 +1296,20 @@ class EnvironsForm(QDialog):
 
     def _offer_choices(self, box: GroupBox, probe) -> None:
         letter = box.letter
-        options = missions.target_options(probe, letter) if probe is not None else [None]
-        targeted = letter in missions.TARGETED or letter == "J"
+        targeted_missions = self.game.targeted_missions
+        options = self.game.target_options(probe, letter) if probe is not None else [None]
+        targeted = letter in targeted_missions or letter == "J"
         box.target.setVisible(targeted)
         box.target_label.setVisible(targeted)
         current = box.target.currentData()
         real = [t for t in options if t is not None]
-        blank = "(none)" if letter not in missions.TARGETED else "(choose a target)"
+        blank = "(none)" if letter not in targeted_missions else "(choose a target)"
         fill_combo(box.target, [("", blank)] + [(t, self._target_label(t)) for t in real])
         if current:
             set_combo_value(box.target, current)
-        elif letter in missions.TARGETED and len(real) == 1:
+        elif letter in targeted_missions and len(real) == 1:
             box.target.setCurrentIndex(1)       # the only possible target
-        ships = missions.ship_options(probe) if probe is not None else []
+        ships = self.game.ship_options(probe) if probe is not None else []
         current = box.ship.currentData()
         fill_combo(box.ship, [("", "(none)")] + [(s, self.data.display_name(s)) for s in ships])
         if current:

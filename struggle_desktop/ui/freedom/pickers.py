@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QHBoxLay
 
 from struggle_desktop.engine import untrusted
 from struggle_desktop.engine.errors import StruggleError
-from struggle_desktop.games.freedom.data import MISSION_LETTERS
 
 #: The drag payload of a character: {"name": ..., "origin": list id}.
 CHARACTER_MIME = "application/x-struggle-freedom-character"
@@ -156,7 +155,8 @@ class ChartPicker(QTableWidget):
 
     def _fill(self) -> None:
         rows = self.rows()
-        letters = [x for x in MISSION_LETTERS if any(r.has_column(x) for r in rows.values())]
+        letters = [x for x in self.data.mission_letters
+                   if any(r.has_column(x) for r in rows.values())]
         self.clear()
         self.setColumnCount(1 + len(letters))
         self.setHorizontalHeaderLabels(["Name"] + letters)
