@@ -152,8 +152,9 @@ def destination(ctx: Ctx, actor: dict, units: list[str], op: str, here: int, nam
         ctx.log("SGE-OPS-10", "ops", f"{name} cannot leave the Living Nebula in {fmt_sector(here)}")
         return here
     if op in ("move_lower", "move_higher"):       # SGE-OPS-9
-        if here == g.core:
-            # "A force in the Core stays there", for Move Higher as for Move Lower.
+        if here == g.core and op == "move_lower":
+            # Only Move Lower (and Move Toward the Core) keep a force in the Core; Move
+            # Higher leaves it for the neighbour with the next higher number.
             ctx.log("SGE-OPS-9", "ops", f"{name} is in the Core and stays there")
             return here
         step = g.lower_neighbour(here) if op == "move_lower" else g.higher_neighbour(here)

@@ -25,7 +25,9 @@ from struggle_desktop.games.struggle.data import StruggleData, default_data
 from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in
 from struggle_desktop.engine.rng import Rng
 
-RULES_VERSION = "sge-rules-1"
+#: Bumped with every change that replays a game differently (the golden saves pin it).
+#: 2: SGE-OPS-9 amended, a force in the Core leaves it on Move Higher.
+RULES_VERSION = "sge-rules-2"
 
 OPTION_HELP = {
     "imperial_order": "Imperial Order units (SGE-IO-1..3)",

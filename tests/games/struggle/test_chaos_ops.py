@@ -280,14 +280,15 @@ def test_move_higher_and_lower():
     assert loc(state, edge) == 73
 
 
-def test_a_force_in_the_core_stays_on_move_higher_or_lower():
-    """SGE-OPS-9, SGE-OPS-10: a force in the Core stays there on Move Lower and on Move
-    Higher."""
+def test_a_force_in_the_core_stays_on_move_lower_and_leaves_on_move_higher():
+    """SGE-OPS-9 [amended]: a force in the Core stays there on Move Lower; on Move Higher it
+    leaves for the neighbour with the next higher number (sector 2)."""
     state = empty()
     a = put_force(state, "usurper", 1, ["SF"], leader=1)
     b = put_force(state, "usurper", 1, ["SF"], leader=1)
-    phase(state, 2, [2, 3])
-    assert loc(state, a) == 1 and loc(state, b) == 1
+    phase(state, 2, [2, 3])                       # a: Move Lower; b: Move Higher
+    assert loc(state, a) == 1
+    assert loc(state, b) == G.higher_neighbour(1) == 2
 
 
 def test_no_way_to_go_still_attacks():
