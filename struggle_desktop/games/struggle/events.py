@@ -923,6 +923,7 @@ def ev_ie_arises(ctx: Ctx, ev: dict) -> str:
         return no_effect(ctx, m, "every IE number is in use (SGE-IE-1)")
 
     def qualifies(n: int) -> bool:
+        # SGE-DICE-7 [amended]: a sector already in an IE cannot found a second one.
         s = ctx.system_at(n)
         return s is not None and s["ie"] is None and ctx.ie_of_sector(n) is None
 
