@@ -1067,7 +1067,25 @@ def ev_mutant(ctx: Ctx, ev: dict) -> str:
     for uid in sorted(ctx.chaos_mobile_at(n)):
         if ctx.units[uid]["force"] is None:
             join_force(ctx, uid, fid, "SGE-EV-MUTANT")
+    # Last, once the Mutant's stack is whole: the continuous checks this runs end a force
+    # with no units.
+    leave_ie_for_the_mutant(ctx, n)
     return DONE
+
+
+def leave_ie_for_the_mutant(ctx: Ctx, n: int) -> None:
+    """SGE-POOL-18 [amended]: the Mutant removes the IE marker of its sector, which leaves
+    its IE; if it was the IE's home, the IE dissolves (SGE-IE-8, by the continuous checks
+    that ``after_system_change`` runs)."""
+    ie = ctx.ie_of_sector(n)
+    if ie is None:
+        return
+    system = ctx.system_at(n)
+    if system is not None and system["ie"] == ie:
+        system["ie"] = None
+    ctx.log("SGE-POOL-18", "ie", f"The Mutant removes the IE #{ie} marker in {fmt_sector(n)}: "
+            "the sector leaves the IE", refs=[sector_ref(n)])
+    ctx.after_system_change(n, {"ie": ie})
 
 
 def join_force(ctx: Ctx, uid: str, fid: str, rule: str) -> None:

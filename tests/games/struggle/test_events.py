@@ -877,6 +877,28 @@ def test_mutant_seizes_every_mobile_unit_of_its_sector():
     assert sorted(state["discard"]) == ["INVADERS", "USURPER"]
 
 
+@pytest.mark.parametrize("where", ["member", "home"])
+def test_the_mutant_takes_its_sector_out_of_an_ie(where):
+    """SGE-POOL-18 [amended], SGE-IE-8: the Mutant removes the IE marker of its sector. A
+    member sector leaves the IE, which keeps its other sectors; the home sector's IE
+    dissolves, its other systems becoming Rebel systems."""
+    state = empty_game()
+    put_system(state, 40, CHAOS, ie=5)
+    put_system(state, 41, CHAOS, ie=5)
+    state["ies"]["5"] = {"home": 40, "leader": 1, "sectors": [40, 41], "arises": False,
+                         "leader_marker": True}
+    n = 41 if where == "member" else 40
+    put_unit(state, "CG", n, side=CHAOS)
+    result, _, _ = resolve(state, "MUTANT", sector_faces(n))
+    assert result == events.DONE
+    assert state["systems"][str(n)]["ie"] is None
+    if where == "member":
+        assert state["ies"]["5"]["sectors"] == [40] and state["systems"]["40"]["ie"] == 5
+    else:
+        assert "5" not in state["ies"] and state["systems"]["41"]["ie"] is None
+        assert state["systems"]["41"]["side"] == CHAOS
+
+
 # ============================================================================ Power Struggle
 def test_power_struggle_rolls_for_each_leader():
     """SGE-EV-POWER-STRUGGLE, SGE-LDR-4: 0-4 loses the leader (back to the pool), 5-9 keeps it;
