@@ -142,21 +142,32 @@ def after_event_losses(ctx: Ctx, sector: int, units_before: int) -> None:
     for marker in [a for a in ctx.state["aliens"]
                    if a["loc"] == sector and a["kind"] in LEAVE_WHEN_EMPTIED]:
         discard_alien(ctx, marker, "SGE-ALN-4", "every unit in its sector was eliminated")
+    return_institutes(ctx, sector, "every unit in its sector was eliminated")
+
+
+def return_institutes(ctx: Ctx, sector: int, why: str) -> None:
+    """SGE-EV-INSTITUTE, SGE-ALN-4: an Institute whose sector a chaos, alien or expedition
+    event has emptied returns to the pool."""
     for inst in [i for i in ctx.state["institutes"] if i["loc"] == sector]:
         ctx.state["institutes"].remove(inst)
         ctx.state["pool"].append("INSTITUTE")
         ctx.log("SGE-ALN-4", "marker", f"The Institute in {fmt_sector(sector)} returns to the "
-                "pool: every unit in its sector was eliminated", refs=[sector_ref(sector)])
+                f"pool: {why}", refs=[sector_ref(sector)])
 
 
 def wipe_sector(ctx: Ctx, n: int, rule: str, why: str) -> None:
     """Eliminate every mobile and system unit in n, of both sides, with no CI change
-    (SGE-ALN-5); leaders on them are lost with them (SGE-LDR-4)."""
+    (SGE-ALN-5); leaders on them are lost with them (SGE-LDR-4). An alien result, so an
+    Institute there returns to the pool if there was a unit to eliminate (SGE-ALN-4
+    [amended]); the other alien markers stay, as SGE-ALN-4 says for alien results."""
+    had_units = unit_count(ctx, n) > 0
     for uid in sorted(uid for uid, u in ctx.units.items() if u["loc"] == n):
         ctx.remove_unit(uid, rule, why)
     if ctx.system_at(n) is not None:
         ctx.remove_system(n, rule, why)
     ctx.checks()   # a Chaos force left without units ends (SGE-SEQ-17)
+    if had_units:
+        return_institutes(ctx, n, f"every unit in its sector was eliminated ({why})")
 
 
 # ============================================================================ Phase 6

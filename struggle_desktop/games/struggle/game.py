@@ -28,7 +28,8 @@ from struggle_desktop.engine.rng import Rng
 #: Bumped with every change that replays a game differently (the golden saves pin it).
 #: 2: SGE-OPS-9 amended, a force in the Core leaves it on Move Higher.
 #: 3: SGE-POOL-18 amended, the Mutant takes its sector out of its IE.
-RULES_VERSION = "sge-rules-3"
+#: 4: SGE-EV-INSTITUTE/SGE-ALN-4 amended, an alien wipe-out returns the Institute.
+RULES_VERSION = "sge-rules-4"
 
 OPTION_HELP = {
     "imperial_order": "Imperial Order units (SGE-IO-1..3)",

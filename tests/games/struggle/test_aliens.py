@@ -130,6 +130,22 @@ def test_biomech_adds_military_of_both_sides_with_parentheses_and_wipes_on_indet
     assert "SGE-IRS-3" in [e["rule"] for e in state["log"] if e["phase"] == 6]
 
 
+@pytest.mark.parametrize("kind, face", [("BIOMECH", 0), ("DARK-EMPIRE", 0), ("PROBE", 0)])
+def test_an_alien_wipe_out_returns_the_institute_to_the_pool(kind, face):
+    """SGE-EV-INSTITUTE, SGE-ALN-4 [amended]: an alien result that eliminates every unit of
+    the Institute's sector (Biomech Predators, Dark Empire, the Probe) returns it to the pool;
+    other alien markers there are not driven off by an alien result."""
+    state = empty()
+    put_system(state, 12, IMP, rv=1)
+    put_unit(state, "CG", 12)
+    add_alien(state, kind, 12)
+    state["institutes"].append({"loc": 12, "placed": 1})
+    pool = state["pool"].count("INSTITUTE")
+    phase6(state, [face, 5])
+    assert not [u for u in state["units"].values() if u["loc"] == 12]
+    assert state["institutes"] == [] and state["pool"].count("INSTITUTE") == pool + 1
+
+
 def test_biomech_negative_keeps_the_marker_and_kills_the_committed_leader():
     """SGE-EV-BIOMECH, SGE-ALN-3, SGE-LDR-4, SGE-LDR-5: the player may commit a leader;
     on Negative the units and the leader used are eliminated and the marker stays."""
