@@ -11,8 +11,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
-    QFontDatabase,
-    QGuiApplication,
     QImage,
     QPageLayout,
     QPageSize,
@@ -20,35 +18,7 @@ from PySide6.QtGui import (
     QPdfWriter,
 )
 
-from struggle_desktop.engine.paths import assets_dir
-
-FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
-_fonts_loaded = False
-_app = None           # a QApplication made here for offscreen use (kept alive)
-
-
-def ensure_app():
-    """The running Qt application, or a new one for offscreen use (the render command)."""
-    global _app
-    app = QGuiApplication.instance()
-    if app is None:
-        from PySide6.QtWidgets import QApplication
-        _app = app = QApplication([])
-    return app
-
-
-def ensure_fonts() -> None:
-    """Register the bundled DejaVu Sans once (a Qt application must exist)."""
-    global _fonts_loaded
-    if _fonts_loaded:
-        return
-    ensure_app()
-    fonts = assets_dir() / "fonts"
-    for name in FONT_FILES:
-        if (fonts / name).is_file():
-            QFontDatabase.addApplicationFont(str(fonts / name))
-    _fonts_loaded = True
-
+from struggle_desktop.ui.map.fonts import ensure_fonts
 
 def _source_rect(scene, target: QRectF, margin: float = 8.0) -> QRectF:
     """The part of the scene to draw: the map with a little sky, widened to the target's

@@ -70,6 +70,7 @@ from struggle_desktop.ui.map.counters import (
     paint_piece,
     text_width,
 )
+from struggle_desktop.ui.map.fonts import ensure_fonts
 
 MARGIN = 40.0                       # sky shown round the canvas when the whole map is fitted
 Z_SECTOR, Z_HIGHLIGHT, Z_SELECTION, Z_COUNTER = 0.0, 5.0, 6.0, 10.0
@@ -790,7 +791,6 @@ class GalaxyScene(QGraphicsScene):
 
     def __init__(self, layout: dict, parent=None):
         super().__init__(parent)
-        from struggle_desktop.ui.map.render import ensure_fonts
         ensure_fonts()
         self.layout_data = layout
         width, height = layout["canvas"]
