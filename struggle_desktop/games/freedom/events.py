@@ -17,7 +17,7 @@ from __future__ import annotations
 from struggle_desktop.games.freedom.context import Ctx
 from struggle_desktop.games.freedom.missions import ask_rating, give_possession
 from struggle_desktop.games.freedom.registry import RULES
-from struggle_desktop.games.freedom.resolver import abort, push_hook
+from struggle_desktop.games.freedom.steps import abort, push_hook
 
 procedure = RULES.procedure
 legal = RULES.legal

@@ -16,7 +16,8 @@ from struggle_desktop.games.freedom.context import Ctx
 from struggle_desktop.games.freedom.events import has_candidates, pick_group
 from struggle_desktop.games.freedom.missions import ask_rating, give_possession
 from struggle_desktop.games.freedom.registry import RULES
-from struggle_desktop.games.freedom.resolver import abort, push_hook, replace_leader
+from struggle_desktop.games.freedom.resolver import replace_leader
+from struggle_desktop.games.freedom.steps import abort, push_hook
 
 procedure = RULES.procedure
 

@@ -42,12 +42,14 @@ from __future__ import annotations
 
 from struggle_desktop.games.freedom import bonus
 from struggle_desktop.games.freedom.context import Ctx
+from struggle_desktop.games.freedom.events import start_event
 from struggle_desktop.games.freedom.missions import (ask_rating, free_characters,
                                                      free_performers, group_problem, max_level,
                                                      missing_ratings, new_group, number_groups,
                                                      requirement_note, ship_options,
                                                      target_options)
 from struggle_desktop.games.freedom.registry import RULES
+from struggle_desktop.games.freedom.steps import abort, push_hook
 
 procedure = RULES.procedure
 legal = RULES.legal
@@ -379,8 +381,6 @@ def steps(ctx: Ctx, frame: dict) -> None:
 @procedure("step")
 def step(ctx: Ctx, frame: dict) -> None:
     """FIG-MIS-6: a random event, its effects, the shared success roll, the call-off prompt."""
-    from struggle_desktop.games.freedom.events import start_event
-
     n = frame["n"]
     while True:
         stage = frame["stage"]
@@ -453,17 +453,6 @@ def legal_call_off(ctx: Ctx, pending: dict) -> list[dict]:
                                      for g in ctx.active_groups()]
 
 
-def abort(ctx: Ctx, group: dict, rule: str, why: str) -> None:
-    """FIG-MIS-12: the mission ends, its levels are lost, its group is immune from now on."""
-    if group["status"] == "aborted":
-        return
-    lost = group["level"]
-    group["status"] = "aborted"
-    group["level"] = 0
-    ctx.note(rule, f"{group['id']} ({group['mission']}) is aborted: {why}"
-                   + (f"; level {lost} is lost" if lost else ""), refs=[group["id"]])
-
-
 # ================================================================================ hooks
 HOOK_RESULTS = {
     "combat": ["driven_off", "creature_killed", "characters_broke_off", "group_defeated"],
@@ -471,17 +460,6 @@ HOOK_RESULTS = {
     "search": ["not_found", "found"],
     "prisoner": ["survives", "dies"],
 }
-
-
-def push_hook(ctx: Ctx, hook: str, rule: str, text: str, group: dict | None,
-              role: str = "enemy", **data) -> None:
-    """Stop for the players' result of something outside the seeds (FIG-HOOK-1): the frame
-    shows the data, takes the result a piece at a time, applies its automatic consequences and
-    hands ``{"result", "flags", ...}`` to the frame below as ``hook``."""
-    ctx.push("hook", hook=hook, rule=rule, text=text, role=role,
-             group=group["id"] if group else None,
-             members=list(group["members"]) if group else [], data=data,
-             entry={"hits": {}, "killed": [], "captured": [], "flags": [], "units": {}})
 
 
 @procedure("hook")
