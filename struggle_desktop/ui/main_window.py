@@ -348,7 +348,8 @@ class MainWindow(GameWindow):
 
     # ------------------------------------------------------------------ the map's gestures
     def drag_targets(self, piece_id: str) -> dict:
-        """Where ``piece_id`` may be dropped now: sector -> the action a drop there performs."""
+        """Where ``piece_id`` may be dropped now: sector -> the action a drop there performs
+        (the board's prompt says, for each answer, which piece goes where)."""
         board = self.document.board
         if board is None or board.get("outcome") or self.playback.active:
             return {}
@@ -358,18 +359,16 @@ class MainWindow(GameWindow):
         if self.free_placement:
             if piece["kind"] != "unit" or piece.get("force"):
                 return {}
-            return {n: {"verb": "adjust", "unit": piece_id, "to": n}
+            return {n: self.drop_action(piece_id, n, free=True)
                     for n in board["sectors"] if n != piece["sector"]}
         prompt = board.get("prompt")
-        targets = {}
-        for entry in prompt["actions"] if prompt else ():
-            a = entry["action"]
-            if a.get("unit") == piece_id and a["verb"] in ("move", "place"):
-                targets[a.get("to", a.get("at"))] = a
-            elif (piece["kind"] == "force" and a["verb"] == "alliance_move"
-                  and prompt.get("actor", {}).get("force") == piece.get("force")):
-                targets[a["to"]] = a
-        return targets
+        return {entry["drop"]["sector"]: entry["action"]
+                for entry in (prompt["actions"] if prompt else ())
+                if entry.get("drop", {}).get("piece") == piece_id}
+
+    def drop_action(self, piece_id: str, sector: int, free: bool = False) -> dict | None:
+        state = self.document.state
+        return self.document.game.drop_action(state, piece_id, sector, free) if state else None
 
     def drag_refusal(self, piece_id: str, sector: int) -> str:
         board = self.document.board
@@ -378,16 +377,12 @@ class MainWindow(GameWindow):
             return "wait until the automated steps have been shown (Esc skips them)"
         if prompt is None:
             return "the game is not waiting for a move"
+        action = self.drop_action(piece_id, sector, free=self.free_placement)
         if self.free_placement:
-            return self.document.check({"verb": "adjust", "unit": piece_id, "to": sector}) or \
-                "that counter cannot be adjusted by hand"
-        verbs = {e["action"]["verb"] for e in prompt["actions"]}
-        verb = "move" if "move" in verbs else ("place" if "place" in verbs else None)
-        if verb is None:
+            return self.document.check(action) or "that counter cannot be adjusted by hand"
+        if action is None:
             return f"counters cannot be moved now: {prompt['text']}"
-        key = "to" if verb == "move" else "at"
-        reason = self.document.check({"verb": verb, "unit": piece_id, key: sector})
-        return reason or "that move is not possible now"
+        return self.document.check(action) or "that move is not possible now"
 
     def _piece_dropped(self, piece_id: str, sector: int) -> None:
         action = self.drag_targets(piece_id).get(sector)
@@ -404,14 +399,7 @@ class MainWindow(GameWindow):
         prompt = board.get("prompt") if board else None
         if not prompt or self.playback.active:
             return []
-        out = []
-        for entry in prompt["actions"]:
-            a = entry["action"]
-            if a["verb"] in ("move", "place", "adjust"):
-                continue
-            if n in (a.get("at"), a.get("sector"), a.get("to") if a["verb"] != "move" else None):
-                out.append(entry)
-        return out
+        return [entry for entry in prompt["actions"] if entry.get("sector") == n]
 
     def _sector_clicked(self, n: int) -> None:
         entries = self.sector_actions(n)

@@ -332,6 +332,20 @@ class StruggleGame:
         from struggle_desktop.games.struggle import presentation
         return presentation.describe_action(self.context(state), action)
 
+    def drop_action(self, state: dict, piece_id: str, sector: int,
+                    free: bool = False) -> dict | None:
+        """What dropping ``piece_id`` on ``sector`` asks of the rules now, for the window to
+        learn why a drop is refused: a free-placement adjustment (``free``), else the move or
+        the placement the waiting prompt takes; None when it takes neither."""
+        if free:
+            return {"verb": "adjust", "unit": piece_id, "to": sector}
+        verbs = {a["verb"] for a in self.legal_actions(state, "imperial")}
+        if "move" in verbs:
+            return {"verb": "move", "unit": piece_id, "to": sector}
+        if "place" in verbs:
+            return {"verb": "place", "unit": piece_id, "at": sector}
+        return None
+
     def preview(self, state: dict, action: dict) -> dict | None:
         """What the player should know before choosing ``action`` (combat odds), or None."""
         from struggle_desktop.games.struggle import presentation

@@ -293,13 +293,36 @@ def next_step(state: dict) -> str:
 
 
 def prompt(ctx: Ctx, legal: list[dict]) -> dict | None:
+    """The waiting prompt with every legal answer in words. Each answer says where the map
+    gives it, so the window needs to know no action's shape: ``drop`` (the piece to drag and
+    the sector to drop it on) or ``sector`` (the sector to click)."""
     p = ctx.state["pending"]
     if p is None:
         return None
     out = {k: v for k, v in p.items()}
-    out["actions"] = [{"action": a, "label": describe_action(ctx, a), "map": a["verb"] in MAP_VERBS}
+    out["actions"] = [dict({"action": a, "label": describe_action(ctx, a),
+                            "map": a["verb"] in MAP_VERBS}, **map_target(p, a))
                       for a in legal]
     return out
+
+
+def map_target(pending: dict, action: dict) -> dict:
+    """Where on the map ``action`` is given: ``{"drop": {"piece", "sector"}}`` for a piece
+    dragged to a sector, ``{"sector": n}`` for a click on a sector, else nothing."""
+    verb = action["verb"]
+    if verb in ("move", "place", "adjust") and "unit" in action:
+        return {"drop": {"piece": action["unit"], "sector": action.get("to", action.get("at"))}}
+    if verb == "alliance_move":
+        # The allied force the prompt is about moves as one counter, dragged or by a click
+        # on its destination.
+        force = (pending.get("actor") or {}).get("force")
+        target = {"sector": action["to"]}
+        return dict(target, drop={"piece": f"force:{force}", "sector": action["to"]}) \
+            if force else target
+    for key in ("at", "sector", "to"):
+        if isinstance(action.get(key), int):
+            return {"sector": action[key]}
+    return {}
 
 
 def preview(ctx: Ctx, action: dict) -> dict | None:

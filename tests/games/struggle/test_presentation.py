@@ -92,3 +92,33 @@ def test_manual_adjustment_refuses_bad_targets(game):
                                                                  "to": state["units"][uid]["loc"]})
     assert "not a mobile unit" in game.check_action(state, "imperial", {"verb": "adjust",
                                                                        "unit": "XX-1", "to": 3})
+
+
+def test_every_map_answer_says_where_it_is_given(game):
+    """The prompt tells the window where each answer is given on the map, so the window
+    knows no action's shape: a move or placement is a drop of its counter, an attack or a
+    purchase a click on its sector, an alliance move both, Continue neither."""
+    from struggle_desktop.games.struggle.presentation import map_target
+
+    pending = {"actor": {"force": "F2"}}
+    assert map_target(pending, {"verb": "move", "unit": "SF-01", "to": 12}) == {
+        "drop": {"piece": "SF-01", "sector": 12}}
+    assert map_target(pending, {"verb": "place", "unit": "CG-02", "at": 3}) == {
+        "drop": {"piece": "CG-02", "sector": 3}}
+    assert map_target(pending, {"verb": "attack", "at": 20, "type": "mil"}) == {"sector": 20}
+    assert map_target(pending, {"verb": "buy_unit", "at": 5, "type": "SF"}) == {"sector": 5}
+    assert map_target(pending, {"verb": "alliance_move", "to": 75}) == {
+        "sector": 75, "drop": {"piece": "force:F2", "sector": 75}}
+    assert map_target(pending, {"verb": "done"}) == {}
+    # The boards of a real game carry them, each naming a sector of the map.
+    session = played(game, "3", 4, 0)
+    seen = 0
+    while game.outcome(session.state) is None and seen < 40:
+        board = game.board(session.state)
+        for entry in board["prompt"]["actions"]:
+            if "drop" in entry:
+                assert entry["drop"]["sector"] in board["sectors"]
+                seen += 1
+        session.perform("imperial", game.choose_action(session.state, "imperial", "bot",
+                                                        Rng.from_seed(seen, 5)))
+    assert seen >= 40
