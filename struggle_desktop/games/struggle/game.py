@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from struggle_desktop.engine.canonical import clone, digest
-from struggle_desktop.engine.errors import BadOption, IllegalAction
+from struggle_desktop.engine.errors import BadOption, IllegalAction, StruggleError
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.flow import answer, run
 from struggle_desktop.games.struggle import (aliens, bot, chaos_ops, combat,  # noqa: F401
@@ -345,6 +345,15 @@ class StruggleGame:
         if "place" in verbs:
             return {"verb": "place", "unit": piece_id, "at": sector}
         return None
+
+    def purchase_cost(self, state: dict, action: dict) -> int | None:
+        """The RP a recruitment purchase would take now, worked out by making it on a copy of
+        the position (so every price rule and event counts); None if it is not legal now."""
+        try:
+            after = self.advance(self.apply(state, "imperial", action, copy=True))
+        except StruggleError:
+            return None
+        return int(state["rp"]) - int(after["rp"])
 
     def preview(self, state: dict, action: dict) -> dict | None:
         """What the player should know before choosing ``action`` (combat odds), or None."""

@@ -34,16 +34,13 @@ def purchase_key(action: dict) -> tuple[str, str]:
 
 
 def purchase_cost(document: Any, action: dict) -> int | None:
-    """The RP ``action`` would take now. Worked out on a copy of the position (the game
-    applies it there, so every price rule and event counts); the action's label ("for 3 RP")
-    is the fallback. None if neither says."""
-    game, state = document.game, document.state
-    try:
-        after = game.advance(game.apply(state, ROLE, action, copy=True))
-        return int(state["rp"]) - int(after["rp"])
-    except Exception:   # a dry run that fails must not break the panel: use the label
-        match = _COST_IN_LABEL.search(document.describe(action))
-        return int(match.group(1)) if match else None
+    """The RP ``action`` would take now, as the game works it out (``purchase_cost``); the
+    action's label ("for 3 RP") when the game cannot say. None if neither says."""
+    cost = document.game.purchase_cost(document.state, action)
+    if cost is not None:
+        return cost
+    match = _COST_IN_LABEL.search(document.describe(action))
+    return int(match.group(1)) if match else None
 
 
 def factor_text(unit: dict) -> str:

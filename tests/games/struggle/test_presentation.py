@@ -122,3 +122,20 @@ def test_every_map_answer_says_where_it_is_given(game):
         session.perform("imperial", game.choose_action(session.state, "imperial", "bot",
                                                         Rng.from_seed(seen, 5)))
     assert seen >= 40
+
+
+def test_the_game_prices_a_purchase_without_making_it(game):
+    """SGE-REC-8: what a purchase costs now is what making it takes from the RP; the position
+    itself is untouched, and a purchase that is not legal has no price."""
+    session = played(game, "3", 4, 0)
+    while session.state["pending"]["kind"] != "recruitment":
+        session.perform("imperial", game.choose_action(session.state, "imperial", "bot",
+                                                        Rng.from_seed(1, 5)))
+    state = session.state
+    buy = next(a for a in game.legal_actions(state, "imperial") if a["verb"] == "buy_unit")
+    rp = state["rp"]
+    cost = game.purchase_cost(state, buy)
+    assert cost is not None and cost > 0 and state["rp"] == rp
+    session.perform("imperial", buy)
+    assert session.state["rp"] == rp - cost
+    assert game.purchase_cost(session.state, {"verb": "buy_unit", "type": "SF", "at": 999}) is None
