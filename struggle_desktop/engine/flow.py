@@ -194,6 +194,25 @@ class Context:
         return face - 1
 
 
+class ViewContext(Context):
+    """A context with a game's data over a state that may be a player's view. A view has no
+    generator (nothing may roll in it), and tests may hand in a generator of their own, so
+    ``close()`` writes back only a real one. Battles and Noble Houses build on it."""
+
+    def __init__(self, state: dict, procedures: dict[str, Procedure], data: Any, rng=None):
+        # Not Context.__init__, which requires the state's generator.
+        self.state = state
+        self.procedures = procedures
+        self.data = data
+        if rng is None and state.get("rng") is not None:
+            rng = Rng.from_json(state["rng"])
+        self.rng = rng
+
+    def close(self) -> None:
+        if hasattr(self.rng, "to_json"):
+            super().close()
+
+
 def answer(state: dict, action: dict) -> None:
     """Hand the player's answer to the frame that asked, and clear the prompt."""
     state["stack"][-1]["answer"] = action

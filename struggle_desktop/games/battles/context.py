@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from struggle_desktop.engine.flow import Context
-from struggle_desktop.engine.rng import Rng
+from struggle_desktop.engine.flow import ViewContext
 from struggle_desktop.games.battles.data import (CHIT_TYPES, FLEET_TYPES, SIDES, BattlesData,
                                                  other)
 
@@ -52,23 +51,11 @@ def value_chit_sort_key(chit: str) -> tuple:
     return ("CPR".index(chit[0]), int(chit[1:]))
 
 
-class Ctx(Context):
+class Ctx(ViewContext):
     """A flow context with the Battles data and helpers. Procedures change the state only
     through it (or the state dicts it hands out)."""
 
-    def __init__(self, state: dict, procedures: dict, data: BattlesData, rng=None):
-        # Not Context.__init__: a player's view (view.py) has no generator, and tests script
-        # the dice with a generator of their own (BFG-SETUP-8).
-        self.state = state
-        self.procedures = procedures
-        self.data = data
-        if rng is None and state.get("rng") is not None:
-            rng = Rng.from_json(state["rng"])
-        self.rng = rng
-
-    def close(self) -> None:
-        if hasattr(self.rng, "to_json"):
-            super().close()
+    data: BattlesData
 
     # --------------------------------------------------------------------------- log
     def log(self, rule: str, kind: str, text: str, refs: Sequence[Any] = (),

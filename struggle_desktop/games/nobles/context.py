@@ -31,8 +31,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Iterable, Sequence
 
-from struggle_desktop.engine.flow import Context
-from struggle_desktop.engine.rng import Rng
+from struggle_desktop.engine.flow import ViewContext
 from struggle_desktop.games.nobles.data import NoblesData, UnitType
 from struggle_desktop.games.nobles.mapgen import SYSTEM_KINDS, hex_key
 
@@ -56,23 +55,11 @@ def unit_sort_key(uid: str) -> tuple:
 _id_order = cache(unit_sort_key)
 
 
-class Ctx(Context):
+class Ctx(ViewContext):
     """A flow context with the Noble Houses data and helpers. Procedures change the state only
     through it (or the dicts it hands out)."""
 
-    def __init__(self, state: dict, procedures: dict, data: NoblesData, rng=None):
-        # Not Context.__init__: a player's view has no generator, and tests script the dice
-        # with a generator of their own.
-        self.state = state
-        self.procedures = procedures
-        self.data = data
-        if rng is None and state.get("rng") is not None:
-            rng = Rng.from_json(state["rng"])
-        self.rng = rng
-
-    def close(self) -> None:
-        if hasattr(self.rng, "to_json"):
-            super().close()
+    data: NoblesData
 
     # --------------------------------------------------------------------------- log
     def note(self, rule: str, text: str, refs: Sequence[Any] = (), kind: str = "note") -> dict:
