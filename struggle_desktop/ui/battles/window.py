@@ -26,8 +26,8 @@ from PySide6.QtWidgets import QGraphicsView, QLabel, QListWidget, QListWidgetIte
 
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.docks.decision import DecisionDock
-from struggle_desktop.ui.seats import HandOverOverlay, ProgramPlayer, lock_actions
-from struggle_desktop.ui.shell import GameWindow
+from struggle_desktop.ui.seated import SeatedWindow
+from struggle_desktop.ui.seats import lock_actions
 
 SIDE_TITLES = {"blue": "Blue (Imperial)", "red": "Red (Chaos)"}
 
@@ -138,7 +138,7 @@ class TableDock(DockPanel):
         self.label.setText("<br>".join(rows))
 
 
-class BattlesWindow(GameWindow):
+class BattlesWindow(SeatedWindow):
     game_id = "battles"
     layout_key = "window-battles"
 
@@ -146,10 +146,6 @@ class BattlesWindow(GameWindow):
         self.scene = None          # keep a reference: a collected scene leaves a blank view
         self._session = None       # the session last shown: a new or opened game starts unseated
         super().__init__(document, settings)
-        self.program = ProgramPlayer(self.document, self._program_level)
-        self.overlay = HandOverOverlay(self)
-        self.overlay.button.clicked.connect(self.take_seat)
-        self._news_from = 0
         self.on_document_changed()
 
     # ================================================================== building
@@ -198,21 +194,8 @@ class BattlesWindow(GameWindow):
         m.addAction(self.act_hint)
 
     # ================================================================== seats
-    def seats(self) -> dict[str, str]:
-        state = self.document.state
-        return self.document.game.players(state) if state else {}
-
-    def humans(self) -> list[str]:
-        return [r for r, who in self.seats().items() if who == "human"]
-
-    def take_seat(self) -> None:
-        """The player named by the hand-over screen has confirmed: show their view."""
-        role = self.overlay.role
-        self.overlay.hide()
-        self._lock(False)
-        self._news_from = len(self.document.state["log"]) if self.document.state else 0
-        self.document.set_seat(role)          # its change signal redraws everything for the seat
-        self.show_message(f"{SIDE_TITLES[role]} is playing")
+    def seat_title(self, role: str) -> str:
+        return SIDE_TITLES[role]
 
     def _lock(self, locked: bool) -> None:
         """While the hand-over screen is up no shortcut may act (BFG-HID-4); unlocking leaves
@@ -303,31 +286,11 @@ class BattlesWindow(GameWindow):
             self.show_message(f"The game is over: {outcome['text']}")
 
     # ================================================================== the program player
-    def _program_level(self, role: str) -> str | None:
+    def program_level(self, role: str) -> str | None:
         level = self.seats().get(role)
         return level if level in ("bot", "strong") else None
 
-    def _program_to_move(self) -> str | None:
-        return self.program.to_move()
-
-    def program_step(self) -> None:
-        """One action of the program player for the colour the game waits for."""
-        self.program.step()
-
     # ================================================================== acting
-    def perform(self, action: dict) -> bool:
-        if self.overlay.isVisible():
-            return False
-        result = self.document.perform(action)
-        if result.ok:
-            self.dice_dock.show_entries(result.new_entries)
-        return result.ok
-
-    def prompt_actions(self) -> list[dict]:
-        board = self.document.board
-        prompt = board.get("prompt") if board else None
-        return [e["action"] for e in prompt["actions"]] if prompt else []
-
     def draggable(self, fleet_id: str) -> bool:
         return any(a.get("fleet") == fleet_id or a.get("firer") == fleet_id
                    for a in self.prompt_actions() if a["verb"] in ("assign", "target"))

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import QPushButton
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.nobles.panels import (ActionsDock, BattleDock, CargoDock, HexDock,
                                                HousesDock, movable_ships)
-from struggle_desktop.ui.seats import HandOverOverlay, ProgramPlayer, lock_actions
-from struggle_desktop.ui.shell import GameWindow
+from struggle_desktop.ui.seated import SeatedWindow
+from struggle_desktop.ui.seats import lock_actions
 
 #: Prompts answered by simultaneous declarations (NH-SIM-2).
 SECRET_PROMPTS = ("launch", "sacrifice")
@@ -38,7 +38,7 @@ SECRET_PROMPTS = ("launch", "sacrifice")
 FIGHT_PROMPTS = ("launch", "casualty", "command", "sacrifice")
 
 
-class NoblesWindow(GameWindow):
+class NoblesWindow(SeatedWindow):
     game_id = "nobles"
     layout_key = "window-nobles"
 
@@ -54,10 +54,6 @@ class NoblesWindow(GameWindow):
         self.unloads: dict[str, set[str]] = {}
         self.play_on = False       # NH-VIC-7: the person chose to watch the program play on
         super().__init__(document, settings)
-        self.program = ProgramPlayer(self.document, self._program_level)
-        self.overlay = HandOverOverlay(self)
-        self.overlay.button.clicked.connect(self.take_seat)
-        self._news_from = 0
         self.on_document_changed()
 
     # ================================================================== building
@@ -139,13 +135,6 @@ class NoblesWindow(GameWindow):
         m.addActions([self.act_done, self.act_hint])
 
     # ================================================================== seats
-    def seats(self) -> dict[str, str]:
-        state = self.document.state
-        return self.document.game.players(state) if state else {}
-
-    def humans(self) -> list[str]:
-        return [r for r, who in self.seats().items() if who == "human"]
-
     def house(self, letter: str | None) -> dict | None:
         board = self.document.board
         return next((h for h in board["houses"] if h["letter"] == letter), None) if board else None
@@ -160,14 +149,8 @@ class NoblesWindow(GameWindow):
         humans = self.humans()
         return bool(humans) and all(not state["houses"][h]["alive"] for h in humans)
 
-    def take_seat(self) -> None:
-        """The person named by the hand-over screen has confirmed: show their prompt."""
-        role = self.overlay.role
-        self.overlay.hide()
-        lock_actions(self, False)
-        self._news_from = len(self.document.state["log"]) if self.document.state else 0
-        self.document.set_seat(role)
-        self.show_message(f"{self.house_title(role)} is playing")
+    def seat_title(self, role: str) -> str:
+        return self.house_title(role)
 
     def needs_hand_over(self, role: str) -> bool:
         """NH-SIM-2: before a person's launch or sacrifice prompt, when another person's house
@@ -346,30 +329,10 @@ class NoblesWindow(GameWindow):
         self.program.schedule()
 
     # ================================================================== the program player
-    def _program_level(self, role: str) -> str | None:
+    def program_level(self, role: str) -> str | None:
         return "bot" if self.seats().get(role) == "ai" else None
 
-    def _program_to_move(self) -> str | None:
-        return self.program.to_move()
-
-    def program_step(self) -> None:
-        """One action of the program for the house the game waits for."""
-        self.program.step()
-
     # ================================================================== acting
-    def perform(self, action: dict) -> bool:
-        if self.overlay.isVisible():
-            return False
-        result = self.document.perform(action)
-        if result.ok:
-            self.dice_dock.show_entries(result.new_entries)
-        return result.ok
-
-    def prompt_actions(self) -> list[dict]:
-        board = self.document.board
-        prompt = board.get("prompt") if board else None
-        return [e["action"] for e in prompt["actions"]] if prompt else []
-
     def answer_done(self) -> None:
         if not self.perform({"verb": "done"}):
             self.show_message("Done is not a choice now")

@@ -1,0 +1,77 @@
+"""The window of a game that people share one computer for (Battles, Noble Houses).
+
+``SeatedWindow`` adds to the shell what those screens have in common: who plays each role
+(``seats``, ``humans``), the hand-over screen and taking the seat behind it, the program
+player that acts for the roles it holds, and the one way such a window acts (``perform``:
+nothing while the hand-over screen is up, and the dice panel shows the seat's own reading
+of what happened). A screen names its roles (``seat_title``) and the program's level for a
+role (``program_level``).
+"""
+
+from __future__ import annotations
+
+from struggle_desktop.ui.seats import HandOverOverlay, ProgramPlayer, lock_actions
+from struggle_desktop.ui.shell import GameWindow
+
+
+class SeatedWindow(GameWindow):
+    """A game window with seats, a hand-over screen and the program's players."""
+
+    def __init__(self, document=None, settings=None):
+        super().__init__(document, settings)
+        self.program = ProgramPlayer(self.document, self.program_level)
+        self.overlay = HandOverOverlay(self)
+        self.overlay.button.clicked.connect(self.take_seat)
+        self._news_from = 0
+
+    # ------------------------------------------------------------------ for a screen
+    def seat_title(self, role: str) -> str:
+        """The role in words for the status bar ("Red (Chaos)", "House Kadesh")."""
+        return role.capitalize()
+
+    def program_level(self, role: str) -> str | None:
+        """The level the program plays ``role`` with, or None when a person plays it."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ seats
+    def seats(self) -> dict[str, str]:
+        """Role -> who plays it, as the game records it."""
+        state = self.document.state
+        return self.document.game.players(state) if state else {}
+
+    def humans(self) -> list[str]:
+        return [r for r, who in self.seats().items() if who == "human"]
+
+    def take_seat(self) -> None:
+        """The player named by the hand-over screen has confirmed: show their view."""
+        role = self.overlay.role
+        self.overlay.hide()
+        lock_actions(self, False)
+        self._news_from = len(self.document.state["log"]) if self.document.state else 0
+        self.document.set_seat(role)          # its change signal redraws everything
+        self.show_message(f"{self.seat_title(role)} is playing")
+
+    # ------------------------------------------------------------------ the program player
+    def _program_to_move(self) -> str | None:
+        return self.program.to_move()
+
+    def program_step(self) -> None:
+        """One action of the program for the role the game waits for."""
+        self.program.step()
+
+    # ------------------------------------------------------------------ acting
+    def perform(self, action: dict) -> bool:
+        if self.overlay.isVisible():
+            return False
+        result = self.document.perform(action)
+        if result.ok:
+            self.dice_dock.show_entries(result.new_entries)
+        return result.ok
+
+    def prompt_actions(self) -> list[dict]:
+        board = self.document.board
+        prompt = board.get("prompt") if board else None
+        return [e["action"] for e in prompt["actions"]] if prompt else []
+
+
+__all__ = ["SeatedWindow"]
