@@ -178,9 +178,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_open(args: argparse.Namespace) -> int:
     document, game = read_save(args.file)
-    # Replayed here too, so that a save the window would refuse ends with exit 2 and one
-    # error line before any window opens (the window replays it again: a few ms).
-    Session.from_document(game, document)
+    # Replayed here, so that a save the window would refuse ends with exit 2 and one error
+    # line before any window opens; the window shows this very session (no second replay).
+    args.loaded = Session.from_document(game, document)
     args.game_id = game.id
     return launch_gui(args)
 

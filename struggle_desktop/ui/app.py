@@ -72,7 +72,7 @@ def main(args) -> int:
         seed = args.seed if args.seed is not None else random.randrange(1, 10**6)
         window.new_game(args.game, args.scenario, seed, getattr(args, "options", {}) or {})
     elif command == "open":
-        window.open_file(args.file)
+        open_checked(window, args)
     elif crashed is not None:
         QTimer.singleShot(0, lambda: offer_resume(window, crashed))
     elif not os.environ.get(AUTOPILOT_VARIABLE):
@@ -81,6 +81,20 @@ def main(args) -> int:
     if script:
         QTimer.singleShot(300, lambda: run_autopilot(window, script))
     return app.exec()
+
+
+def open_checked(window, args) -> None:
+    """``open FILE``: show the session the command line already replayed and checked
+    (``args.loaded``), or read the file again if it did not."""
+    loaded = getattr(args, "loaded", None)
+    if loaded is None:
+        window.open_file(args.file)
+        return
+    from struggle_desktop.ui.document import LoadedGame, is_autosave
+
+    session, report = loaded
+    window.show_loaded(LoadedGame(Path(args.file), session.game, session, report),
+                       remember=not is_autosave(args.file))
 
 
 def offer_resume(window, path: Path) -> None:

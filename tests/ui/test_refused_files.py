@@ -296,3 +296,38 @@ def test_cleaning_survives_odd_recent_entries(qapp, tmp_path):
     settings = app_settings()
     settings.setValue("files/recent", [str(tmp_path / "gone" / "x.sgsave"), "/", "a\x00b"])
     assert clean_leftovers(settings) == 0
+
+
+def test_open_at_start_up_shows_the_session_the_command_line_checked(dialogs, tmp_path,
+                                                                     monkeypatch):
+    """``struggle-desktop open FILE`` replays the save once, on the command line, and the
+    window shows that very session: the file is not read or replayed a second time."""
+    from struggle_desktop import cli
+    from struggle_desktop.engine import saves
+    from struggle_desktop.engine.session import Session
+    from struggle_desktop.games import get_game
+
+    path = tmp_path / "game.sgsave"
+    session = Session.new(get_game("struggle"), "3", 5)
+    session.perform("imperial", {"verb": "auto_place"})
+    session.save(path)
+    reads = []
+    real_read = saves.read_document
+    monkeypatch.setattr(saves, "read_document", lambda p: reads.append(p) or real_read(p))
+    monkeypatch.setattr(QApplication, "exec", lambda self: 0)     # no event loop
+    before = set(QApplication.topLevelWidgets())
+    font = QApplication.font()
+    try:
+        assert cli.main(["open", str(path)]) == 0
+        started = [w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, MainWindow) and w not in before]
+        assert len(started) == 1 and len(reads) == 1
+        shown = started[0].document
+        assert shown.path == path and len(shown.session.actions) == 1 and not shown.dirty
+        assert dialogs["warning"] == []
+    finally:
+        for window in QApplication.topLevelWidgets():
+            if isinstance(window, MainWindow) and window not in before:
+                window.close()
+                window.deleteLater()
+        QApplication.setFont(font)
