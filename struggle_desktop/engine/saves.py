@@ -109,15 +109,22 @@ def write_atomic(path: Path | str, document: dict) -> None:
 
     Saving over a file keeps its permissions; saving to a symlink writes the file it names
     and leaves the link as it is. Leftover temporaries of earlier interrupted saves of the
-    same file are removed first."""
+    same file are removed at its first save in this process (the autosave is written after
+    every action: its folder is not listed each time)."""
     link = Path(path)
     path = Path(os.path.realpath(link))
-    if path.exists() and not path.is_file():
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
         raise SaveError(f"{link} is not a regular file: it is left as it is")
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(document, separators=(",", ":"), sort_keys=True)
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_umask()
-    clean_stale_temporaries(path.parent, path.name)
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    if path not in _CLEANED:
+        clean_stale_temporaries(path.parent, path.name)
+        _CLEANED.add(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -134,6 +141,8 @@ def write_atomic(path: Path | str, document: dict) -> None:
         raise
 
 
+#: Save files whose folder was cleaned of their leftovers in this process.
+_CLEANED: set[Path] = set()
 #: The ending of the temporary file of a save in progress (``.<name>.<random>.tmp``).
 TEMP_SUFFIX = ".tmp"
 #: A temporary file this old is a leftover: a save takes milliseconds.
