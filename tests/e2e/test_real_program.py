@@ -81,9 +81,10 @@ def test_the_real_battles_window_plays_against_the_program_and_saves(virtual_scr
 @pytest.mark.parametrize("game", ["battles", "nobles"])
 def test_the_hand_over_screen_of_the_real_window_keeps_the_secret(virtual_screen, tmp_path,
                                                                   game):
-    """Two people at the real window: one side acts (Battles: from the start; Noble Houses:
-    declares its launches in a nuclear exchange), the hand-over screen comes up, and the
-    player who just finished presses Space, Enter and Alt+E (sent by xdotool as real keys).
+    """BFG-HID-4, NH-SIM-2: two people at the real window. One side acts (Battles: from the
+    start; Noble Houses: declares its launches in a nuclear exchange), the hand-over screen
+    comes up, and the player who just finished presses Space, Enter and Alt+E (sent by
+    xdotool as real keys).
     The screen stays up, no menu opens, and nothing the window shows or would show in a
     menu names the action just taken (the Edit menu once read "Undo <that action>")."""
     if game == "battles":
