@@ -10,6 +10,7 @@ import os
 import shutil
 import time
 from argparse import Namespace
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -216,21 +217,31 @@ def test_open_file_at_start_up_gives_one_warning(dialogs, tmp_path, monkeypatch)
     from struggle_desktop.ui import app
 
     path = write(tmp_path / "deep.sgsave", "[" * 1000 + "]" * 1000)
+    with program_started(monkeypatch) as started:
+        assert app.main(Namespace(command="open", file=str(path), game_id="struggle")) == 0
+        assert len(started()) == 1 and started()[0].document.session is None
+        assert [title for title, _ in dialogs["warning"]] == ["Cannot open the game"]
+        assert len(dialogs["warning"][0][1]) < 400
+
+
+@contextmanager
+def program_started(monkeypatch):
+    """Run the program's start without an event loop; yields a function that lists the main
+    windows it started. They are closed afterwards."""
     monkeypatch.setattr(QApplication, "exec", lambda self: 0)     # no event loop
     before = set(QApplication.topLevelWidgets())
     font = QApplication.font()          # main sets the program's own
+
+    def started() -> list:
+        return [w for w in QApplication.topLevelWidgets()
+                if isinstance(w, MainWindow) and w not in before]
+
     try:
-        assert app.main(Namespace(command="open", file=str(path), game_id="struggle")) == 0
-        started = [w for w in QApplication.topLevelWidgets()
-                   if isinstance(w, MainWindow) and w not in before]
-        assert len(started) == 1 and started[0].document.session is None
-        assert [title for title, _ in dialogs["warning"]] == ["Cannot open the game"]
-        assert len(dialogs["warning"][0][1]) < 400
+        yield started
     finally:
-        for window in QApplication.topLevelWidgets():
-            if isinstance(window, MainWindow) and window not in before:
-                window.close()
-                window.deleteLater()
+        for window in started():
+            window.close()
+            window.deleteLater()
         QApplication.setFont(font)
 
 
@@ -314,20 +325,9 @@ def test_open_at_start_up_shows_the_session_the_command_line_checked(dialogs, tm
     reads = []
     real_read = saves.read_document
     monkeypatch.setattr(saves, "read_document", lambda p: reads.append(p) or real_read(p))
-    monkeypatch.setattr(QApplication, "exec", lambda self: 0)     # no event loop
-    before = set(QApplication.topLevelWidgets())
-    font = QApplication.font()
-    try:
+    with program_started(monkeypatch) as started:
         assert cli.main(["open", str(path)]) == 0
-        started = [w for w in QApplication.topLevelWidgets()
-                   if isinstance(w, MainWindow) and w not in before]
-        assert len(started) == 1 and len(reads) == 1
-        shown = started[0].document
+        assert len(started()) == 1 and len(reads) == 1
+        shown = started()[0].document
         assert shown.path == path and len(shown.session.actions) == 1 and not shown.dirty
         assert dialogs["warning"] == []
-    finally:
-        for window in QApplication.topLevelWidgets():
-            if isinstance(window, MainWindow) and window not in before:
-                window.close()
-                window.deleteLater()
-        QApplication.setFont(font)
