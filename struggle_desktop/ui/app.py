@@ -135,8 +135,11 @@ def run_autopilot(window, script: str) -> None:
                     break
         elif key == "mark":
             last = window.document.session.actions[-1]
-            Path(value).write_text(json.dumps({
+            # Written whole and then renamed: the test waiting for the file never reads half.
+            part = Path(value + ".part")
+            part.write_text(json.dumps({
                 "role": last["role"], "action": window.document.describe(last["action"])}))
+            os.replace(part, value)
         elif key == "await":
             deadline = time.monotonic() + 60
             while not Path(value).exists() and time.monotonic() < deadline:
