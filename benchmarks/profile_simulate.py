@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from struggle_desktop.engine.rng import Rng  # noqa: E402
 from struggle_desktop.engine.session import Session  # noqa: E402
 from struggle_desktop.games import get_game  # noqa: E402
-from struggle_desktop.games.struggle import bot, context  # noqa: E402
+from struggle_desktop.games.struggle import bot, registry  # noqa: E402
 from struggle_desktop.simulate import PLAYER_STREAM, game_seed  # noqa: E402
 
 
@@ -61,8 +61,8 @@ def split(game, args) -> None:
     parts: dict = {}
     procedures: dict = {}
     decisions: dict = {}
-    for name, fn in list(context.PROCEDURES.items()):
-        context.PROCEDURES[name] = timed(procedures, name, fn)
+    for name, fn in list(registry.PROCEDURES.items()):
+        registry.PROCEDURES[name] = timed(procedures, name, fn)
     for kind, fn in list(bot.HANDLERS.items()):
         bot.HANDLERS[kind] = timed(decisions, kind, fn)
     for method in ("choose_action", "apply", "advance"):

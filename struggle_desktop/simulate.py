@@ -2,7 +2,7 @@
 
 Game ``k`` (0-based) of a batch is set up with ``game_seed(seed, k)``, so a batch is the same on
 any machine and any number of worker processes. Every decision is taken by the game's own
-player (``game.choose_action(state, role, policy, rng)``) through the one operation path,
+player (``Session.choose``, the game's ``choose_action``) through the one operation path,
 ``Session.perform``; the player draws from its own generator (stream 99 of the game seed),
 never from the game's. A game that raises, reaches a dead end or runs past ``MAX_ACTIONS`` is
 counted as an error, not a crash.
@@ -135,7 +135,7 @@ def drive(game: Any, session: Session, policy: str, seed: int) -> None:
         if actions >= MAX_ACTIONS:
             raise SimulationError(f"runaway game: more than {MAX_ACTIONS} actions")
         role = pending["role"]
-        action = game.choose_action(session.state, role, policy, player_rng)
+        action = session.choose(role, policy, player_rng)
         session.perform(role, action, copy=False)   # the driver owns the state: no copies
         actions += 1
 

@@ -368,10 +368,10 @@ def test_a_failing_game_is_counted_not_a_crash(capsys, game, monkeypatch, tmp_pa
     bad_seed = simulate.game_seed(1, 1)
     original = type(game).choose_action
 
-    def choose(self, state, role, policy, rng):
+    def choose(self, state, role, policy, rng, cache=None):
         if state["seed"] == bad_seed and state["turn"] == 2:
             raise ValueError("the bot tripped")
-        return original(self, state, role, policy, rng)
+        return original(self, state, role, policy, rng, cache=cache)
 
     monkeypatch.setattr(type(game), "choose_action", choose)
     code, out, err = run(capsys, *SIM, "--games", "3", "--seed", "1", "--json",

@@ -8,6 +8,25 @@ False
 
 from __future__ import annotations
 
+from struggle_desktop.engine.canonical import clone
+
+#: Value types an action holds by value: a flat action of these is copied with dict().
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
+
+def copy_action(action: dict) -> dict:
+    """The action's own copy for the state (the caller keeps its dict): a plain copy for the
+    usual flat action, a deep one (``clone``) when a value is a list or a dict.
+
+    >>> nested = {"verb": "assign", "group": ["a", "b"]}
+    >>> copy_action(nested)["group"] is nested["group"]
+    False
+    """
+    for value in action.values():
+        if type(value) not in _SCALAR_TYPES:
+            return clone(action)
+    return dict(action)
+
 
 def action_in(action: dict, legal: list[dict]) -> bool:
     """Whether ``action`` is one of ``legal``, compared as JSON data: in Python

@@ -9,7 +9,14 @@ A game module subclasses :class:`FlowGame` and sets ``rules`` (its ``RulesRegist
 it); it provides ``context(state, **generator)`` (its flow Context; the keyword, such as
 ``rng`` or ``dice``, lets tests script the dice) and ``data`` (its ``GameData``). The words of
 a refusal can be changed by overriding :meth:`game_over_reason`, :meth:`wrong_role_reason`
-and :meth:`refusal`.
+and :meth:`refusal` (or by registering ``@rules.explain`` checks that give their own).
+
+A game whose questions are costly to answer from scratch may keep work between calls in a
+*cache*: ``new_cache()`` makes one, the session that owns a game in progress keeps it
+(``Session.cache``) and hands it back as ``cache=`` to every call, and ``context_for`` turns it
+into the context those calls work through. The game object itself keeps nothing between
+calls, so two sessions in one process never see each other's state. Without a cache every
+call starts afresh.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from struggle_desktop.engine.actions import copy_action
 from struggle_desktop.engine.canonical import clone, digest
 from struggle_desktop.engine.errors import IllegalAction
 from struggle_desktop.engine.flow import answer, run
@@ -30,13 +38,23 @@ class FlowGame:
     presentation: str = ""
 
     # ------------------------------------------------------------------ actions
-    def legal_actions(self, state: dict, role: str) -> list[dict]:
+    def new_cache(self) -> Any:
+        """What a session keeps for this game between calls (see the module docstring);
+        None: this game keeps nothing."""
+        return None
+
+    def context_for(self, state: dict, cache: Any = None, **generator) -> Any:
+        """The context that the calls below work through on ``state``: a new one, unless the
+        game keeps one in ``cache``."""
+        return self.context(state, **generator)
+
+    def legal_actions(self, state: dict, role: str, cache: Any = None) -> list[dict]:
         p = state.get("pending")
         if p is None or p["role"] != role or state.get("outcome") is not None:
             return []
-        return self.rules.legal_actions[p["kind"]](self.context(state), p)
+        return self.rules.legal_actions[p["kind"]](self.context_for(state, cache), p)
 
-    def check_action(self, state: dict, role: str, action: Any) -> str | None:
+    def check_action(self, state: dict, role: str, action: Any, cache: Any = None) -> str | None:
         """None if ``action`` is legal now, else the reason in a player's words."""
         if state.get("outcome") is not None:
             return self.game_over_reason()
@@ -47,10 +65,17 @@ class FlowGame:
             return self.wrong_role_reason(p, role)
         if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
             return "an action must be an object with a verb"
-        ctx = self.context(state)
-        if self.rules.is_legal(ctx, p, action):
+        return self.verdict(self.context_for(state, cache), p, action)
+
+    def verdict(self, ctx, pending: dict, action: dict) -> str | None:
+        """None if a well-formed action of the right player is legal now, else the reason:
+        the prompt kind's ``@rules.explain`` check says it, else ``refusal`` does."""
+        explain = self.rules.explanations.get(pending["kind"])
+        if explain is not None:
+            return explain(ctx, pending, action)
+        if self.rules.is_legal(ctx, pending, action):
             return None
-        return self.refusal(ctx, p, action)
+        return self.refusal(ctx, pending, action)
 
     def game_over_reason(self) -> str:
         return "the game is over"
@@ -62,20 +87,23 @@ class FlowGame:
         """Why a well-formed action of the right player is not legal now."""
         return f"{action.get('verb')} is not possible now ({pending['text']})"
 
-    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
+    def apply(self, state: dict, role: str, action: dict, copy: bool = True,
+              cache: Any = None) -> dict:
         """The state with ``action`` given as the answer to the waiting prompt (a new copy
         unless ``copy`` is False); IllegalAction, and nothing changed, if it is not legal."""
-        reason = self.check_action(state, role, action)
+        reason = self.check_action(state, role, action, cache=cache)
         if reason is not None:
             raise IllegalAction(reason)
         new = clone(state) if copy else state
-        answer(new, clone(action))
+        answer(new, copy_action(action))
         return new
 
-    def advance(self, state: dict, on_step=None, **generator) -> dict:
+    def advance(self, state: dict, on_step=None, cache: Any = None, **generator) -> dict:
         """Run the automated steps in place and return the same state. ``generator`` goes to
-        the game's ``context`` (``rng=`` or ``dice=``: tests script their dice this way)."""
-        ctx = self.context(state, **generator)
+        the game's ``context`` (``rng=`` or ``dice=``: tests script their dice this way).
+        ``on_step(state)`` is called after each step (see engine.flow.run); the generator's
+        position is written back into the state only at the end, so it must not roll dice."""
+        ctx = self.context_for(state, cache, **generator)
         try:
             run(ctx, on_step=on_step)
         finally:

@@ -36,15 +36,26 @@ class GameModule(Protocol):
     def view(self, state: State, role: str) -> dict:
         """What ``role`` may see, including the pending prompt and the legal actions."""
 
-    def legal_actions(self, state: State, role: str) -> list[Action]:
+    def new_cache(self) -> Any:
+        """What a session keeps for this game between its calls (None if nothing): the
+        session hands it back as ``cache=`` to the calls below, so the game object itself
+        keeps nothing of any game in progress (engine/flowgame.py)."""
+
+    def legal_actions(self, state: State, role: str, cache: Any = None) -> list[Action]:
         """Every action ``role`` may take now (empty when nothing waits for that role)."""
 
-    def apply(self, state: State, role: str, action: Action) -> State:
-        """A new state after ``action``; raises IllegalAction and leaves ``state`` untouched."""
+    def apply(self, state: State, role: str, action: Action, copy: bool = True,
+              cache: Any = None) -> State:
+        """A new state after ``action`` (or ``state`` itself, changed, when ``copy`` is
+        False); raises IllegalAction and leaves ``state`` untouched."""
 
-    def advance(self, state: State, on_step=None) -> State:
+    def advance(self, state: State, on_step=None, cache: Any = None) -> State:
         """Run automated steps until a decision is needed or the game ends; ``on_step(state)``
         (optional) watches each step without changing anything."""
+
+    def choose_action(self, state: State, role: str, policy: str, rng, cache: Any = None
+                      ) -> Action:
+        """The program player's action (``policy``) for ``role``, drawn from ``rng``."""
 
     def outcome(self, state: State) -> dict | None:
         """None while playing, else ``{"result", ...}``."""

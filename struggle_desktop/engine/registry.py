@@ -6,6 +6,8 @@ registers the function listing that prompt's legal actions, and ``game.apply`` a
 listed action. Where listing every action only to find one is costly (hundreds of targets),
 ``@rules.check("kind")`` registers a function that answers "is this one action listed?"
 directly; it must agree with the list exactly (the games' tests compare the two).
+``@rules.explain("kind")`` registers such a check that also says *why* an action is refused,
+in a player's words (Struggle's prompts do: "not enough Resource Points", not just "no").
 
 >>> rules = RulesRegistry()
 >>> @rules.procedure("hello")
@@ -30,6 +32,7 @@ class RulesRegistry:
         self.procedures: dict[str, Callable] = {}
         self.legal_actions: dict[str, Callable] = {}
         self.action_checks: dict[str, Callable] = {}
+        self.explanations: dict[str, Callable] = {}
 
     def procedure(self, name: str):
         def register(fn):
@@ -51,8 +54,19 @@ class RulesRegistry:
             return fn
         return register
 
+    def explain(self, kind: str):
+        """Register ``fn(ctx, pending, action) -> str | None``: None when ``action`` is one of
+        the prompt's legal actions, else the reason it is not. It serves as the kind's check."""
+        def register(fn):
+            self.explanations[kind] = fn
+            return fn
+        return register
+
     def is_legal(self, ctx, pending: dict, action: dict) -> bool:
         """Whether ``action`` is one of the legal actions of ``pending``."""
+        explain = self.explanations.get(pending["kind"])
+        if explain is not None:
+            return explain(ctx, pending, action) is None
         check = self.action_checks.get(pending["kind"])
         if check is not None:
             return check(ctx, pending, action)

@@ -40,6 +40,9 @@ class Session:
     digests: list[dict] = field(default_factory=list)
     #: Periodic digests make saves checkable; simulations that never save skip their cost.
     record_digests: bool = True
+    #: What the game keeps between this session's calls (``game.new_cache()``, see
+    #: engine/flowgame.py): handed back to every call, never shared with another session.
+    cache: Any = None
 
     @classmethod
     def new(cls, game: GameModule, scenario: str, seed: int, options: dict | None = None,
@@ -55,22 +58,28 @@ class Session:
         state = game.setup(scenario, seed, options or {})
         if not keep_log and getattr(game, "log_is_output_only", False):
             state["log"] = UnkeptLog()
-        state = game.advance(state)
+        cache = game.new_cache()
+        state = game.advance(state, cache=cache)
         return cls(game, scenario, seed, dict(options or {}), state,
-                   record_digests=record_digests)
+                   record_digests=record_digests, cache=cache)
 
     def perform(self, role: str, action: dict, copy: bool = True, on_step=None) -> dict:
         """Apply one action and run the automated steps after it. Raises IllegalAction and
         leaves the session unchanged if the action is not legal. ``on_step(state)`` watches
         the automated steps (the window's step-by-step view); it must not change the state."""
-        state = self.game.apply(self.state, role, action, copy=copy)
-        state = (self.game.advance(state, on_step=on_step) if on_step is not None
-                 else self.game.advance(state))
+        state = self.game.apply(self.state, role, action, copy=copy, cache=self.cache)
+        state = self.game.advance(state, on_step=on_step, cache=self.cache)
         self.state = state
         self.actions.append({"role": role, "action": action})
         if self.record_digests and len(self.actions) % DIGEST_EVERY == 0:
             self.digests.append({"after": len(self.actions), "digest": self.game.digest(state)})
         return state
+
+    def choose(self, role: str, policy: str, rng) -> dict:
+        """The action the game's program player ``policy`` takes for ``role`` now (``rng``
+        is the player's own generator, never the game's), worked out through this session's
+        cache: a game may then trust it in ``perform`` without checking it again."""
+        return self.game.choose_action(self.state, role, policy, rng, cache=self.cache)
 
     # ------------------------------------------------------------------------- files
     def to_document(self) -> dict:
@@ -178,7 +187,8 @@ def _finish_load(game: GameModule, document: dict, prefer_snapshot: bool
         return session, report
     if prefer_snapshot:
         kept = Session(game, document["scenario"], document["seed"], document["options"],
-                       document["snapshot"], list(document["actions"]), [])
+                       document["snapshot"], list(document["actions"]), [],
+                       cache=game.new_cache())
         return kept, report
     raise SaveError(f"the save does not replay: {report.message}"
                     + (" (the rules or tables changed since it was saved)" if report.data_changed else ""))

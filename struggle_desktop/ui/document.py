@@ -244,15 +244,13 @@ class GameDocument(QObject):
             return None
         if not self.legal_actions():
             return None
-        return self.game.choose_action(self.session.state, self.seat, "bot",
-                                       Rng.from_seed(len(self.session.actions), 7))
+        return self.session.choose(self.seat, "bot", Rng.from_seed(len(self.session.actions), 7))
 
     def program_action(self, level: str) -> dict:
         """The action the program player (``bot`` or ``strong``) takes for the waiting role,
         decided from that role's view; drawn from a generator of its own, never the game's."""
         role = self.waiting_role
-        return self.game.choose_action(self.session.state, role, level,
-                                       Rng.from_seed(len(self.session.actions), 7))
+        return self.session.choose(role, level, Rng.from_seed(len(self.session.actions), 7))
 
     @property
     def title(self) -> str:

@@ -136,7 +136,8 @@ class BattlesGame(FlowGame):
         return player_view(self, state, role, with_log=with_log)
 
     # ------------------------------------------------------------------ players
-    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
+                      cache=None) -> dict:
         """The program player's action for ``role``, decided from ``view(state, role)``
         only (BFG-HID-10): ``bot`` is the baseline of BFG-AI-1..8, ``strong`` the level that
         samples its deployment plans by playouts (ai.py), ``strong-blue``/``strong-red`` the

@@ -268,7 +268,8 @@ class FreedomGame(FlowGame):
         return view
 
     # ------------------------------------------------------------------ players
-    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
+                      cache=None) -> dict:
         """The program's answer for ``role``: ``simple`` (and ``bot``) gives a fixed, sensible
         answer per prompt kind (never call off, the default responder for hooks, no mulligans,
         roll on to the maximum useful level); ``random`` draws a legal action with ``rng``

@@ -192,7 +192,8 @@ class NoblesGame(FlowGame):
         return view
 
     # ------------------------------------------------------------------ players
-    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
+                      cache=None) -> dict:
         """The program house's action for ``role``, decided from ``view(state, role)``
         (NH-AI-1): ``bot`` follows section 20 of the rules at the game's difficulty,
         ``random`` draws a legal action with ``rng`` (never the game's generator, NH-AI-2)."""

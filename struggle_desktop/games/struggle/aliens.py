@@ -14,9 +14,8 @@ The module also answers the questions other modules ask about aliens: ``nebula_a
 
 from __future__ import annotations
 
-from struggle_desktop.games.struggle.context import (IMP, Ctx, fmt_sector, procedure,
-                                                     sector_ref)
-from struggle_desktop.games.struggle.prompts import prompt
+from struggle_desktop.games.struggle.context import IMP, Ctx, fmt_sector, sector_ref
+from struggle_desktop.games.struggle.registry import legal, procedure
 
 #: Each alien kind's own rule ID (SGE-ALN-1).
 ALIEN_RULES = {
@@ -219,7 +218,7 @@ def phase6(ctx: Ctx, frame: dict) -> None:
     ctx.pop()
 
 
-@prompt("alien_leader")
+@legal("alien_leader")
 def legal_alien_leader(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "commit_leader", "unit": uid} for uid in p["units"]] + [{"verb": "no_leader"}]
 
@@ -336,7 +335,7 @@ def phase13(ctx: Ctx, frame: dict) -> None:
     ctx.pop()
 
 
-@prompt("expedition")
+@legal("expedition")
 def legal_expedition(ctx: Ctx, p: dict) -> list[dict]:
     actions = [{"verb": "expedition"}]
     actions.extend({"verb": "expedition", "leader": uid} for uid in p["units"])
@@ -435,7 +434,7 @@ def expedition_find(ctx: Ctx, frame: dict) -> None:
     ctx.pop()
 
 
-@prompt("seed_ship")
+@legal("seed_ship")
 def legal_seed_ship(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "found", "at": n} for n in p["sites"]]
 

@@ -51,10 +51,12 @@ def best_of(actions, key) -> dict | None:
     return None if best is None else best[1]
 
 
-def choose(game, state: dict, role: str, rng: Rng) -> tuple[dict, bool]:
+def choose(game, state: dict, role: str, rng: Rng, cache) -> tuple[dict, bool]:
     """The bot's action for the pending prompt of ``state``, and whether the bot knows it to
-    be legal (taken from the legal actions, passed the check, or sure by construction)."""
-    bot = Bot(game, state, rng)
+    be legal (taken from the legal actions, passed the check, or sure by construction).
+    ``cache`` is the session's (game.new_cache): the bot reads the position through its
+    context, and asks the game through it."""
+    bot = Bot(game, state, rng, cache)
     p = state["pending"]
     handler = HANDLERS.get(p["kind"])
     action = handler(bot, p) if handler else None
@@ -64,10 +66,11 @@ def choose(game, state: dict, role: str, rng: Rng) -> tuple[dict, bool]:
 
 
 class Bot:
-    def __init__(self, game, state: dict, rng: Rng):
+    def __init__(self, game, state: dict, rng: Rng, cache):
         self.game = game
         self.state = state
-        self.ctx: Ctx = game.shared_context(state)
+        self.cache = cache
+        self.ctx: Ctx = cache.context(state)
         self.rng = rng
         self._legal: list[dict] | None = None
         self._index: SectorIndex | None = None
@@ -77,13 +80,13 @@ class Bot:
     @property
     def legal(self) -> list[dict]:
         if self._legal is None:
-            self._legal = self.game.legal_actions(self.state, "imperial", ctx=self.ctx)
+            self._legal = self.game.legal_actions(self.state, "imperial", cache=self.cache)
         return self._legal
 
     def phase_notes(self) -> dict:
         """What the bot worked out earlier in this phase, for facts the Empire's own actions
-        in the phase cannot change. The notes live on the shared context, which is dropped
-        as soon as anything but the rules' own run changes the state (Ctx.current), and are
+        in the phase cannot change. The notes live on the session's kept context, which is
+        dropped when the session moves to another state (StruggleCache.context), and are
         cleared when the turn, the phase or the kind of decision changes."""
         notes = self.ctx.notes
         key = (self.state["turn"], self.state["phase"], self.state["pending"]["kind"])
@@ -93,7 +96,7 @@ class Bot:
         return notes
 
     def is_legal(self, action: dict) -> bool:
-        if self.game.check_action(self.state, "imperial", action, ctx=self.ctx) is None:
+        if self.game.check_action(self.state, "imperial", action, cache=self.cache) is None:
             self._known_legal.append(action)
             return True
         return False

@@ -15,8 +15,8 @@ from __future__ import annotations
 from struggle_desktop.games.struggle.aliens import nebula_at
 from struggle_desktop.games.struggle.combat import chaos_attack, prohibited, rebel_group_key
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
-                                                     procedure, sector_ref)
-from struggle_desktop.games.struggle.prompts import prompt
+                                                     sector_ref)
+from struggle_desktop.games.struggle.registry import legal, procedure
 
 SUBPHASES = ("usurper", "ie", "invader", "rebel")
 COLUMN = {"usurper": "usurper", "mutant": "usurper", "ie": "ie", "invader": "invader",
@@ -306,12 +306,12 @@ def alliance_attack_possible(ctx: Ctx, actor: dict, n: int) -> bool:
     return bool(targets) and any(prohibited(ctx, n, k) is None for k in ("mil", "morph"))
 
 
-@prompt("alliance_move")
+@legal("alliance_move")
 def legal_alliance_move(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "alliance_move", "to": n} for n in alliance_destinations(ctx, p["actor"])]
 
 
-@prompt("alliance_attack")
+@legal("alliance_attack")
 def legal_alliance_attack(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "alliance_attack"}, {"verb": "no_attack"}]
 

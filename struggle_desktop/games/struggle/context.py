@@ -15,26 +15,17 @@ maps a force id to ``{"kind": "usurper"|"mutant"|"ie"|"invader", "leader", "ie",
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from struggle_desktop.engine.flow import Context
 from struggle_desktop.games.struggle.data import StruggleData
+from struggle_desktop.games.struggle.registry import PROCEDURES
 
 IMP = "imp"
 CHAOS = "chaos"
 
-#: Procedure registry filled by @procedure in the rules modules.
-PROCEDURES: dict[str, Callable[["Ctx", dict], None]] = {}
-
 #: Chaos force kinds, leftmost column of the Chaos Operations Table first (SGE-OPS-2).
 FORCE_ORDER = {"usurper": 0, "mutant": 0, "ie": 1, "invader": 2}
-
-
-def procedure(name: str):
-    def register(fn):
-        PROCEDURES[name] = fn
-        return fn
-    return register
 
 
 #: The texts of sector numbers, made once: the log names sectors thousands of times a game.
@@ -75,13 +66,11 @@ class Ctx(Context):
         self._imperial: dict[int, int] = {}   # sector -> Imperial mobile units there
         self._pos: dict[str, int] = {}
         self._next = 0
-        self._seen = Ctx.edits
+        #: How many changes to units this context made: a session's cache (cache.py) notes
+        #: it to tell whether the state changed since its player chose an action.
+        self.edits = 0
         #: Derived facts a read-only user (the bot) keeps while this context stays current.
         self.notes: dict = {}
-
-    #: Counts the changes of units made through any Ctx. A context kept between actions
-    #: (StruggleGame.shared_context) is trusted only while no other Ctx changed anything.
-    edits = 0
 
     # ======================================================================= indexes
     def _index(self) -> dict[int, list[str]]:
@@ -108,16 +97,15 @@ class Ctx(Context):
         return self._at
 
     def _edited(self) -> None:
-        Ctx.edits += 1
-        self._seen = Ctx.edits
+        self.edits += 1
 
     def current(self) -> bool:
-        """Whether this context still describes its state: the same unit and system tables,
-        and no unit changed through another context since this one last changed anything.
-        (A unit changed by hand, not through a Ctx, needs ``invalidate``.)"""
+        """Whether this context still describes its state: the same unit and system tables.
+        It cannot see a change made through another context or by hand: whoever keeps a
+        context between calls (a session's cache) must see that nothing else changes the
+        state, and a change by hand needs ``invalidate``."""
         st = self.state
-        return (self._seen == Ctx.edits and self.units is st["units"]
-                and self.systems is st["systems"])
+        return self.units is st["units"] and self.systems is st["systems"]
 
     def invalidate(self) -> None:
         """Forget the indexes after a unit changed sector, side or force by hand."""
@@ -198,8 +186,7 @@ class Ctx(Context):
                 if n is not None:
                     imperial[n] = imperial.get(n, 0) + 1
         u["loc"] = n
-        Ctx.edits += 1   # self._edited()
-        self._seen = Ctx.edits
+        self.edits += 1   # self._edited()
 
     def set_force(self, uid: str, fid: str | None) -> None:
         self._refile(uid, "force", fid, self._by_force)
@@ -800,5 +787,5 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-__all__ = ["Ctx", "IMP", "CHAOS", "procedure", "PROCEDURES", "sector_ref", "fmt_sector",
+__all__ = ["Ctx", "IMP", "CHAOS", "sector_ref", "fmt_sector",
            "fmt_ci", "ceil_div", "FORCE_ORDER"]

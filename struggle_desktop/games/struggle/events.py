@@ -55,8 +55,8 @@ from __future__ import annotations
 from typing import Callable
 
 from struggle_desktop.games.struggle.context import (CHAOS, FORCE_ORDER, IMP, Ctx, fmt_ci,
-                                                     fmt_sector, procedure, sector_ref)
-from struggle_desktop.games.struggle.prompts import checker, prompt
+                                                     fmt_sector, sector_ref)
+from struggle_desktop.games.struggle.registry import explain, legal, procedure
 
 DONE = "done"
 ASK = "ask"
@@ -375,7 +375,7 @@ def institute_stage(ctx: Ctx, ev: dict) -> str | None:
     return ASK
 
 
-@prompt("event_institute")
+@legal("event_institute")
 def legal_institute(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "cancel_event"}, {"verb": "allow_event"}]
 
@@ -422,7 +422,7 @@ def attempt_suppression(ctx: Ctx, m: str) -> str | None:
     return None
 
 
-@prompt("event_suppression")
+@legal("event_suppression")
 def legal_suppression(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "suppress"}, {"verb": "no_suppression"}]
 
@@ -532,7 +532,7 @@ def ev_alliance(ctx: Ctx, ev: dict) -> str:
     return DONE
 
 
-@prompt("event_alliance")
+@legal("event_alliance")
 def legal_alliance(ctx: Ctx, p: dict) -> list[dict]:
     return alliance_choices(ctx)
 
@@ -621,7 +621,7 @@ def ev_troops_pay(ctx: Ctx, ev: dict) -> str:
     return demand_payment(ctx, ev, owed, "unit", "Imperial mobile units")
 
 
-@prompt("event_unpaid")
+@legal("event_unpaid")
 def legal_unpaid(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "leave_unpaid", p["key"]: x} for x in p["candidates"]]
 
@@ -726,13 +726,13 @@ def ev_corps(ctx: Ctx, ev: dict) -> str:
     return discard(ctx, m, "played")
 
 
-@prompt("event_corps")
+@legal("event_corps")
 def legal_corps(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "corps", "type": code, "at": n}
             for code in free_types(ctx) for n in sorted(ctx.galaxy.numbers)]
 
 
-@checker("event_corps")
+@explain("event_corps")
 def check_corps(ctx: Ctx, p: dict, action: dict) -> str | None:
     """One of ``legal_corps`` without listing them all (a free type, a numbered sector)."""
     if action.get("verb") != "corps" or set(action) != {"verb", "type", "at"}:
@@ -783,7 +783,7 @@ def ev_crusade(ctx: Ctx, ev: dict) -> str:
     return discard(ctx, m, "played")
 
 
-@prompt("event_crusade")
+@legal("event_crusade")
 def legal_crusade(ctx: Ctx, p: dict) -> list[dict]:
     return crusade_choices(ctx)
 
@@ -895,7 +895,7 @@ def leaderless_units(ctx: Ctx) -> list[str]:
                   if u["side"] == IMP and u["loc"] is not None and not u["leader"])
 
 
-@prompt("event_leader")
+@legal("event_leader")
 def legal_leader(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "place_leader", "unit": uid} for uid in leaderless_units(ctx)]
 
@@ -1023,7 +1023,7 @@ def ev_leviathan(ctx: Ctx, ev: dict) -> str:
     return DONE
 
 
-@prompt("event_leviathan")
+@legal("event_leviathan")
 def legal_leviathan(ctx: Ctx, p: dict) -> list[dict]:
     return [{"verb": "accept_leviathan"}, {"verb": "return_leviathan"}]
 

@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.errors import BadOption, IllegalAction, StruggleError
+from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
-from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle import (aliens, bot, chaos_ops, combat,  # noqa: F401
                                              events, imperial, setup, turn)
+from struggle_desktop.games.struggle.cache import StruggleCache
 from struggle_desktop.games.struggle.context import Ctx
-from struggle_desktop.games.struggle.manual import ADJUST, adjust, adjustment_reason
 from struggle_desktop.games.struggle.data import StruggleData, default_data
-from struggle_desktop.games.struggle.prompts import CHECK, LEGAL, action_in
-from struggle_desktop.engine.rng import Rng
+from struggle_desktop.games.struggle.manual import ADJUST, adjust, adjustment_reason
+from struggle_desktop.games.struggle.registry import RULES
 
 #: Bumped with every change that replays a game differently (the golden saves pin it).
 #: 2: SGE-OPS-9 amended, a force in the Core leaves it on Move Higher.
@@ -42,34 +43,23 @@ OPTION_HELP = {
 }
 
 
-#: Value types an action holds by value: a flat action of these is copied with dict().
-_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+class StruggleGame(FlowGame):
+    """The shared flow-game base (engine/flowgame.py) with what Struggle adds: manual
+    adjustments (free placement) answered outside the prompts, and a cache a session keeps
+    between calls (cache.py), which holds the rules context and the action the program's
+    player vouched for."""
 
-
-def copy_action(action: dict) -> dict:
-    """The action's own copy for the state (the caller keeps its dict): a plain copy for the
-    usual flat action, a deep one (``clone``) when a value is a list or a dict."""
-    for value in action.values():
-        if type(value) not in _SCALAR_TYPES:
-            return clone(action)
-    return dict(action)
-
-
-class StruggleGame:
     id = "struggle"
     title = "Struggle for the Galactic Empire"
     roles = ("imperial",)
     rules_version = RULES_VERSION
+    rules = RULES
     #: The rules never read the log back and ``digest`` leaves it out, so a simulation that
     #: writes no log may drop it (Session.new, keep_log).
     log_is_output_only = True
 
     def __init__(self, data: StruggleData | None = None):
         self._data = data
-        self._shared: Ctx | None = None
-        #: The last action this module's own player chose and knew to be legal, with the
-        #: position it was chosen in (see ``_vouch``): its legality check is not repeated.
-        self._vouched: tuple | None = None
 
     @property
     def data(self) -> StruggleData:
@@ -149,116 +139,42 @@ class StruggleGame:
         return state
 
     def context(self, state: dict) -> Ctx:
-        """A new context on ``state``, for a caller that may change the state through it."""
+        """A new context on ``state``."""
         return Ctx(state, self.data)
 
-    def shared_context(self, state: dict) -> Ctx:
-        """The context this module keeps on the state it worked on last, with its indexes,
-        while it is still current (Ctx.current); otherwise a new one that it keeps. Used by
-        ``advance`` and by read-only callers (legality, the bot), so that a game driven
-        action by action does not rebuild its indexes for every question. Callers must not
-        change the state through it, nor roll its dice."""
-        ctx = self._shared
-        if ctx is None or ctx.state is not state or not ctx.current():
-            ctx = self._shared = Ctx(state, self.data)
-        return ctx
+    def new_cache(self) -> StruggleCache:
+        return StruggleCache(self.data)
 
-    def legal_actions(self, state: dict, role: str = "imperial", ctx: Ctx | None = None) -> list[dict]:
-        p = state.get("pending")
-        if p is None or p["role"] != role or state["outcome"] is not None:
-            return []
-        return LEGAL[p["kind"]](ctx or self.shared_context(state), p)
+    def context_for(self, state: dict, cache: StruggleCache | None = None) -> Ctx:
+        return cache.context(state) if cache is not None else Ctx(state, self.data)
 
-    def check_action(self, state: dict, role: str, action: Any, ctx: Ctx | None = None) -> str | None:
-        """None if ``action`` is legal now, else the reason in a player's words.
+    def wrong_role_reason(self, pending: dict, role: str) -> str:
+        return f"it is not the {role} player's decision"
 
-        ``ctx`` may be a context already open on this very state (the bot passes its own so
-        many checks share one set of indexes); it must not be used to change the state."""
-        if state.get("outcome") is not None:
-            return "the game is over"
-        p = state.get("pending")
-        if p is None:
-            return "no decision is waiting"
-        if role != p["role"]:
-            return f"it is not the {role} player's decision"
-        if not isinstance(action, dict) or not isinstance(action.get("verb"), str):
-            return "an action must be an object with a verb"
-        if self._vouched is not None and self._still_vouched(state, action):
+    def check_action(self, state: dict, role: str, action: Any,
+                     cache: StruggleCache | None = None) -> str | None:
+        # The fast path: the very action the program's player chose and knew to be legal.
+        if cache is not None and cache.vouched(state, action):
             return None
-        ctx = ctx or self.shared_context(state)
+        return super().check_action(state, role, action, cache=cache)
+
+    def verdict(self, ctx: Ctx, pending: dict, action: dict) -> str | None:
         if action["verb"] == ADJUST:
             return adjustment_reason(ctx, action)
-        check = CHECK.get(p["kind"])
-        if check is not None:
-            return check(ctx, p, action)
-        if action_in(action, LEGAL[p["kind"]](ctx, p)):
-            return None
-        return f"{action.get('verb')} is not possible now ({p['text']})"
+        return super().verdict(ctx, pending, action)
 
-    def _vouch(self, state: dict, action: dict) -> None:
-        """Remember that ``action`` is legal in ``state`` as it is now: it was taken from the
-        legal actions or passed the check, just before (``choose_action``), so the session's
-        ``apply`` need not work the same legality out again. The position is identified by
-        its prompt (a new dict at every ask), the units' change counter, the tracks and the
-        log's length (the rules and manual adjustments log every change), so a state changed
-        by hand after the choice is checked again; so is an action changed after it. (A
-        simulation's dropped log has no length to compare, but nothing changes its state
-        by hand.)"""
-        self._vouched = (state, state["pending"], Ctx.edits, state["rp"], state["ci2"],
-                         len(state["log"]), action, dict(action))
-
-    def _still_vouched(self, state: dict, action: Any) -> bool:
-        (vouched_state, pending, edits, rp, ci2, log_length, vouched_action,
-         shallow_copy) = self._vouched
-        if not (state is vouched_state and action is vouched_action
-                and state["pending"] is pending and Ctx.edits == edits and state["rp"] == rp
-                and state["ci2"] == ci2 and len(state["log"]) == log_length
-                and len(action) == len(shallow_copy)):
-            return False
-        # The very action object, holding the very values it held when chosen.
-        for key, value in shallow_copy.items():
-            if action.get(key, shallow_copy) is not value:
-                return False
-        return True
-
-    def apply(self, state: dict, role: str, action: dict, copy: bool = True) -> dict:
-        reason = self.check_action(state, role, action)
+    def apply(self, state: dict, role: str, action: dict, copy: bool = True,
+              cache: StruggleCache | None = None) -> dict:
+        """As the base, but a manual adjustment changes the position directly and the
+        prompt keeps waiting."""
+        if not (isinstance(action, dict) and action.get("verb") == ADJUST):
+            return super().apply(state, role, action, copy=copy, cache=cache)
+        reason = self.check_action(state, role, action, cache=cache)
         if reason is not None:
             raise IllegalAction(reason)
         new = clone(state) if copy else state
-        if action["verb"] == ADJUST:
-            adjust(self.context(new), action)   # the prompt keeps waiting
-        else:
-            answer(new, copy_action(action))
+        adjust(self.context_for(new, cache), action)
         return new
-
-    def advance(self, state: dict, on_step=None) -> dict:
-        """Runs automated steps in place and returns the same state object. ``on_step(state)``
-        is called after each step (see engine.flow.run); the generator's position in the
-        state is only written back at the end, so an observer must not roll dice."""
-        ctx = self.shared_context(state)
-        # The state's generator, wherever ctx was used; a kept context that last wrote it
-        # back (close) already holds it, unless the state's was replaced since.
-        rng, saved = ctx.rng, state["rng"]
-        if rng.state != saved[0] or rng.inc != saved[1]:
-            ctx.rng = Rng.from_json(saved)
-        try:
-            run(ctx, on_step=on_step)
-        finally:
-            ctx.close()
-        return state
-
-    def outcome(self, state: dict) -> dict | None:
-        return state.get("outcome")
-
-    def digest(self, state: dict) -> str:
-        """A hash of the position: everything in the state but the log. The log is derived
-        from the same actions and dice, and leaving it out keeps digests cheap on long games
-        and lets the log's wording improve without breaking saved games."""
-        return digest({k: v for k, v in state.items() if k != "log"})
-
-    def data_digest(self) -> str:
-        return self.data.data_digest
 
     def warm_up(self) -> None:
         """Load and check everything the rules read, the galaxy's derived graph included,
@@ -266,12 +182,10 @@ class StruggleGame:
         self.data.data_digest
         self.data.galaxy
 
-    def overrides(self) -> dict:
-        return dict(self.data.tables.overrides)
-
     def view(self, state: dict, role: str = "imperial") -> dict:
         """Everything the player may see. The cup's contents are hidden: only its size."""
-        ctx = self.shared_context(state)
+        cache = self.new_cache()    # one context for every read below
+        ctx = cache.context(state)
         hidden = {"pool", "rng", "stack", "expedition_cup", "system_pool"}
         board = {k: v for k, v in state.items() if k not in hidden}
         board["pool_count"] = len(state["pool"])
@@ -279,27 +193,30 @@ class StruggleGame:
         board["expedition_cup_count"] = len(state["expedition_cup"])
         board["ci"] = ctx.ci
         board["vp"] = ctx.vp()
-        board["legal_actions"] = self.legal_actions(state, role, ctx=ctx)
+        board["legal_actions"] = self.legal_actions(state, role, cache=cache)
         return board
 
     # ------------------------------------------------------------------ players
     policies = ("bot", "random")
 
-    def choose_action(self, state: dict, role: str, policy: str, rng: Rng) -> dict:
+    def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
+                      cache: StruggleCache | None = None) -> dict:
         """The action the program would take for ``role``: ``bot`` is the Imperial bot
         (bot.py), ``random`` a uniform choice among the legal actions drawn from ``rng`` (a
-        generator of the caller's, never the game's own)."""
+        generator of the caller's, never the game's own). With a session's ``cache`` the
+        choice is vouched for, so the session's ``apply`` does not check it again."""
+        if policy not in self.policies:
+            raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+        kept = cache if cache is not None else self.new_cache()
         if policy == "random":
-            legal = self.legal_actions(state, role)
+            legal = self.legal_actions(state, role, cache=kept)
             action = legal[rng.below(len(legal))]
-            self._vouch(state, action)
-            return action
-        if policy == "bot":
-            action, known_legal = bot.choose(self, state, role, rng)
-            if known_legal:
-                self._vouch(state, action)
-            return action
-        raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
+            known_legal = True
+        else:
+            action, known_legal = bot.choose(self, state, role, rng, kept)
+        if known_legal and cache is not None:
+            cache.vouch(state, action)
+        return action
 
     def invariants(self, state: dict) -> list[str]:
         """Broken invariants of ``state`` (empty when all is well): see invariants.py."""
@@ -309,7 +226,7 @@ class StruggleGame:
 
     def tracks(self, state: dict) -> dict:
         """CI, RP, VP and counts for turn lines and summaries."""
-        return turn.tracks(self.shared_context(state))
+        return turn.tracks(self.context(state))
 
     def catalog(self) -> dict:
         from struggle_desktop.games.struggle.catalog import build_catalog
@@ -324,9 +241,10 @@ class StruggleGame:
 
     def board(self, state: dict, role: str = "imperial") -> dict:
         from struggle_desktop.games.struggle import presentation
-        ctx = self.context(state)
+        cache = self.new_cache()    # one context for the board and its legal actions
         scenario = self.data.scenarios.get(str(state["scenario"]), {})
-        return presentation.board(ctx, self.legal_actions(state, role, ctx=ctx), scenario)
+        return presentation.board(cache.context(state),
+                                  self.legal_actions(state, role, cache=cache), scenario)
 
     def describe_action(self, state: dict, action: dict) -> str:
         from struggle_desktop.games.struggle import presentation

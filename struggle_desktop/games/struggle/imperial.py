@@ -19,8 +19,8 @@ from functools import lru_cache
 from struggle_desktop.games.struggle.combat import (imperial_attack_reason, prohibited,
                                                     resolve_imperial_attack)
 from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, fmt_sector,
-                                                     procedure, sector_ref)
-from struggle_desktop.games.struggle.prompts import checker, prompt
+                                                     sector_ref)
+from struggle_desktop.games.struggle.registry import explain, legal, procedure
 
 #: Markers bought onto a sector, and markers bought into the Markers Available box.
 SECTOR_MARKERS = ("nexus", "stargate", "increased_resources")
@@ -118,7 +118,7 @@ def phase8(ctx: Ctx, frame: dict) -> None:
             bill=bill)
 
 
-@prompt("maintenance")
+@legal("maintenance")
 def legal_maintenance(ctx: Ctx, p: dict) -> list[dict]:
     short = maintenance_bill(ctx) > ctx.state["rp"]
     actions = [] if short else [{"verb": "pay"}]
@@ -129,7 +129,7 @@ def legal_maintenance(ctx: Ctx, p: dict) -> list[dict]:
     return actions
 
 
-@checker("maintenance")
+@explain("maintenance")
 def check_maintenance(ctx: Ctx, p: dict, action: dict) -> str | None:
     verb = action.get("verb")
     keys = set(action)
@@ -338,12 +338,12 @@ def phase9(ctx: Ctx, frame: dict) -> None:
     ctx.ask("recruitment", f"Recruitment: you have {ctx.state['rp']} RP", rule="SGE-SEQ-11")
 
 
-@prompt("recruitment")
+@legal("recruitment")
 def legal_recruit(ctx: Ctx, p: dict) -> list[dict]:
     return recruit_options(ctx) + [DONE]
 
 
-@checker("recruitment")
+@explain("recruitment")
 def check_recruit(ctx: Ctx, p: dict, action: dict) -> str | None:
     verb = action.get("verb")
     keys = set(action)
@@ -611,12 +611,12 @@ def phase10(ctx: Ctx, frame: dict) -> None:
             rule="SGE-SEQ-12")
 
 
-@prompt("movement")
+@legal("movement")
 def legal_movement(ctx: Ctx, p: dict) -> list[dict]:
     return movement_options(ctx) + [DONE]
 
 
-@checker("movement")
+@explain("movement")
 def check_movement(ctx: Ctx, p: dict, action: dict) -> str | None:
     return move_reason(ctx, action)
 
@@ -697,12 +697,12 @@ def phase11(ctx: Ctx, frame: dict) -> None:
     ctx.pop()
 
 
-@prompt("combat")
+@legal("combat")
 def legal_combat(ctx: Ctx, p: dict) -> list[dict]:
     return attack_options(ctx) + [DONE]
 
 
-@checker("combat")
+@explain("combat")
 def check_combat(ctx: Ctx, p: dict, action: dict) -> str | None:
     verb = action.get("verb")
     if verb == "done" and set(action) == {"verb"}:
@@ -790,12 +790,12 @@ def phase12(ctx: Ctx, frame: dict) -> None:
             rule="SGE-SEQ-14")
 
 
-@prompt("colonization")
+@legal("colonization")
 def legal_colonize(ctx: Ctx, p: dict) -> list[dict]:
     return colonize_options(ctx) + [DONE]
 
 
-@checker("colonization")
+@explain("colonization")
 def check_colonize(ctx: Ctx, p: dict, action: dict) -> str | None:
     verb = action.get("verb")
     if verb == "done" and set(action) == {"verb"}:
@@ -924,12 +924,12 @@ def phase14(ctx: Ctx, frame: dict) -> None:
     ctx.pop()
 
 
-@prompt("end_of_turn")
+@legal("end_of_turn")
 def legal_end_turn(ctx: Ctx, p: dict) -> list[dict]:
     return end_turn_options(ctx) + [DONE]
 
 
-@checker("end_of_turn")
+@explain("end_of_turn")
 def check_end_turn(ctx: Ctx, p: dict, action: dict) -> str | None:
     verb = action.get("verb")
     keys = set(action)

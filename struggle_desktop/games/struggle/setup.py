@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, fmt_sector, procedure,
-                                                     sector_ref)
+from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx, fmt_sector, sector_ref
 from struggle_desktop.games.struggle.data import StruggleData
-from struggle_desktop.games.struggle.prompts import action_in, checker, prompt
+from struggle_desktop.engine.actions import action_in
+from struggle_desktop.games.struggle.registry import explain, legal, procedure
 
 OPTION_KEYS = ("imperial_order", "trans_humans", "nexus", "illumination", "stargates",
                "increased_resources", "expeditions")
@@ -308,7 +308,7 @@ def nexus_sites(ctx: Ctx) -> list[int]:
     return out
 
 
-@prompt("setup_placement")
+@legal("setup_placement")
 def legal_placement(ctx: Ctx, p: dict) -> list[dict]:
     hand = ctx.state["setup_hand"]
     actions: list[dict] = [{"verb": "auto_place"}]
@@ -325,7 +325,7 @@ def legal_placement(ctx: Ctx, p: dict) -> list[dict]:
     return actions
 
 
-@checker("setup_placement")
+@explain("setup_placement")
 def check_placement(ctx: Ctx, p: dict, action: dict) -> str | None:
     verb = action.get("verb")
     if verb == "auto_place" and set(action) == {"verb"}:

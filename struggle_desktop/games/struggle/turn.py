@@ -7,7 +7,8 @@ phases 1-5 in ``events`` and ``chaos_ops``, 6 and 13 in ``aliens``, 7-12 and 14 
 
 from __future__ import annotations
 
-from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx, fmt_ci, procedure
+from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx, fmt_ci
+from struggle_desktop.games.struggle.registry import procedure
 
 PHASES = {
     1: "Chaos Events",

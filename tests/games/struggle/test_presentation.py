@@ -25,7 +25,7 @@ def test_board_never_changes_the_state(game):
     before = game.digest(session.state)
     log_size = len(session.state["log"])
     game.board(session.state)
-    for entry in game.legal_actions(session.state):
+    for entry in game.legal_actions(session.state, "imperial"):
         game.describe_action(session.state, entry)
         game.preview(session.state, entry)
     assert game.digest(session.state) == before and len(session.state["log"]) == log_size
@@ -34,7 +34,7 @@ def test_board_never_changes_the_state(game):
 def test_prompt_lists_every_legal_action_with_a_label(game):
     session = played(game, actions=10)
     board = game.board(session.state)
-    legal = game.legal_actions(session.state)
+    legal = game.legal_actions(session.state, "imperial")
     assert [a["action"] for a in board["prompt"]["actions"]] == legal
     assert all(a["label"] and a["label"] != a["action"]["verb"] for a in board["prompt"]["actions"])
 
@@ -46,7 +46,7 @@ def test_combat_preview_probabilities_add_up_to_one(game):
         rng = Rng.from_seed(seed, 5)
         while game.outcome(session.state) is None:
             if session.state["pending"]["kind"] == "combat":
-                attacks = [a for a in game.legal_actions(session.state) if a["verb"] == "attack"]
+                attacks = [a for a in game.legal_actions(session.state, "imperial") if a["verb"] == "attack"]
                 if attacks:
                     odds = game.preview(session.state, attacks[0])
                     assert abs(sum(odds["results"].values()) - 1) < 1e-9
