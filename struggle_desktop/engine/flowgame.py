@@ -5,7 +5,7 @@ presentation module.
 
 A game module subclasses :class:`FlowGame` and sets ``rules`` (its ``RulesRegistry``) and
 ``presentation`` (the dotted name of its presentation module: ``map_layout``, ``board``,
-``describe_action``, ``log_entries``, imported on first use so the command line never loads
+``describe_action``, ``log_entries`` and optionally ``preview``, imported on first use so the command line never loads
 it); it provides ``context(state, **generator)`` (its flow Context; the keyword, such as
 ``rng`` or ``dice``, lets tests script the dice) and ``data`` (its ``GameData``). The words of
 a refusal can be changed by overriding :meth:`game_over_reason`, :meth:`wrong_role_reason`
@@ -142,7 +142,10 @@ class FlowGame:
         return self._presentation().describe_action(self, state, action)
 
     def preview(self, state: dict, action: dict) -> dict | None:
-        return None
+        """What a player should know before choosing ``action`` (a game's presentation may
+        define ``preview``: Struggle's combat odds), or None."""
+        preview = getattr(self._presentation(), "preview", None)
+        return preview(self, state, action) if preview is not None else None
 
     def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
         return self._presentation().log_entries(self, state, start, role)

@@ -24,7 +24,7 @@ def layout(game):
 def placed_board(game):
     session = Session.new(game, "3", 1)
     session.perform("imperial", {"verb": "auto_place"})
-    return game.board(session.state)
+    return game.board(session.state, "imperial")
 
 
 def distinct_colours(image: QImage, step: int = 7) -> int:

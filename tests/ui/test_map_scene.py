@@ -24,7 +24,7 @@ def layout(game):
 @pytest.fixture(scope="module")
 def busy_board(game):
     """Scenario 4 with every option, a few turns in: stacks of ten counters in the Core."""
-    return game.board(bot_session(game, "4", 3, actions=40).state)
+    return game.board(bot_session(game, "4", 3, actions=40).state, "imperial")
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_identical_units_collapse_into_one_counter_with_a_count(scene, busy_boar
 
 
 def test_show_board_replaces_the_counters(scene, game, busy_board):
-    opening = game.board(Session.new(game, "2", 1).state)
+    opening = game.board(Session.new(game, "2", 1).state, "imperial")
     scene.show_board(opening)
     shown = [i for i in scene.items() if isinstance(i, CounterItem)]
     assert len(shown) == len(opening["pieces"]) == len(scene.counter_items())
@@ -230,7 +230,7 @@ def test_show_board_during_a_drag_waits_for_the_drop(qtbot, scene, view, game, b
     pid, _home = movable(busy_board)
     scene.set_drag_rules(*rules({pid: {40: 1}}))
     drag(view, scene.piece_item(pid).scenePos(), empty_spot(scene, 40), release=False)
-    opening = game.board(Session.new(game, "2", 1).state)
+    opening = game.board(Session.new(game, "2", 1).state, "imperial")
     scene.show_board(opening)
     assert scene.board is busy_board                  # not yet: the counter is in the hand
     end = view.mapFromScene(empty_spot(scene, 40))

@@ -17,7 +17,7 @@ from tests.ui.helpers import shown_view
 @pytest.fixture
 def scene(qapp, game):
     scene = GalaxyScene(game.map_layout())
-    scene.show_board(game.board(Session.new(game, "3", 1).state))
+    scene.show_board(game.board(Session.new(game, "3", 1).state, "imperial"))
     return scene
 
 

@@ -54,6 +54,7 @@ class StruggleGame(FlowGame):
     roles = ("imperial",)
     rules_version = RULES_VERSION
     rules = RULES
+    presentation = "struggle_desktop.games.struggle.presentation"
     #: The rules never read the log back and ``digest`` leaves it out, so a simulation that
     #: writes no log may drop it (Session.new, keep_log).
     log_is_output_only = True
@@ -233,23 +234,9 @@ class StruggleGame(FlowGame):
         return build_catalog(self)
 
     # ------------------------------------------------------------------ for the window
-    # What the desktop client draws, as plain data (presentation.py). It reads the state
-    # only; the window changes the game through Session.perform like everyone else.
-    def map_layout(self) -> dict:
-        from struggle_desktop.games.struggle import presentation
-        return presentation.map_layout(self.data)
-
-    def board(self, state: dict, role: str = "imperial") -> dict:
-        from struggle_desktop.games.struggle import presentation
-        cache = self.new_cache()    # one context for the board and its legal actions
-        scenario = self.data.scenarios.get(str(state["scenario"]), {})
-        return presentation.board(cache.context(state),
-                                  self.legal_actions(state, role, cache=cache), scenario)
-
-    def describe_action(self, state: dict, action: dict) -> str:
-        from struggle_desktop.games.struggle import presentation
-        return presentation.describe_action(self.context(state), action)
-
+    # What the desktop client draws, as plain data: presentation.py, through the base's
+    # map_layout, board, describe_action, preview and log_entries. It reads the state only;
+    # the window changes the game through Session.perform like everyone else.
     def drop_action(self, state: dict, piece_id: str, sector: int,
                     free: bool = False) -> dict | None:
         """What dropping ``piece_id`` on ``sector`` asks of the rules now, for the window to
@@ -272,14 +259,3 @@ class StruggleGame(FlowGame):
         except StruggleError:
             return None
         return int(state["rp"]) - int(after["rp"])
-
-    def preview(self, state: dict, action: dict) -> dict | None:
-        """What the player should know before choosing ``action`` (combat odds), or None."""
-        from struggle_desktop.games.struggle import presentation
-        if self.check_action(state, "imperial", action) is not None:
-            return None
-        return presentation.preview(self.context(state), action)
-
-    def log_entries(self, state: dict, start: int = 0, role: str = "imperial") -> list[dict]:
-        """The log from ``start`` (a solitaire game: every entry is the player's)."""
-        return state["log"][start:]

@@ -7,7 +7,7 @@ names). Everything here is derived from the state; nothing changes it.
 
 >>> from struggle_desktop.games.struggle import GAME
 >>> state = GAME.advance(GAME.setup("3", seed=1))
->>> b = GAME.board(state)
+>>> b = GAME.board(state, "imperial")
 >>> b["turn"], b["prompt"]["kind"]
 (0, 'setup_placement')
 >>> core = b["sectors"][1]
@@ -34,9 +34,10 @@ MAP_VERBS = {"place", "move", "move_stack", "buy_unit", "buy_marker", "attack", 
 
 
 # ------------------------------------------------------------------------------ map
-def map_layout(data) -> dict:
-    """Polygons, names and label points of every sector and Void cell, in map units."""
-    g = data.galaxy
+def map_layout(game) -> dict:
+    """Polygons, names and label points of every sector and Void cell, in map units: what the
+    map display draws (SGE-MAP-16), with each sector's neighbours for hover highlighting."""
+    g = game.data.galaxy
     return {
         "title": g.title,
         "canvas": list(g.canvas),
@@ -222,8 +223,13 @@ FIXED_LABELS = {"done": "Done: end this step", "auto_place": "Let the program pl
                 "extropy": "Conduct an extropy operation"}
 
 
-def describe_action(ctx: Ctx, action: dict) -> str:
+def describe_action(game, state: dict, action: dict) -> str:
     """One legal action in a player's words, for buttons and the decision list."""
+    return describe(game.context(state), action)
+
+
+def describe(ctx: Ctx, action: dict) -> str:
+    """``describe_action`` on a context already open on the position."""
     verb = action.get("verb", "?")
     at = action.get("at")
     where = f" in {fmt_sector(at)}" if isinstance(at, int) else ""
@@ -300,7 +306,7 @@ def prompt(ctx: Ctx, legal: list[dict]) -> dict | None:
     if p is None:
         return None
     out = {k: v for k, v in p.items()}
-    out["actions"] = [dict({"action": a, "label": describe_action(ctx, a),
+    out["actions"] = [dict({"action": a, "label": describe(ctx, a),
                             "map": a["verb"] in MAP_VERBS}, **map_target(p, a))
                       for a in legal]
     return out
@@ -325,19 +331,25 @@ def map_target(pending: dict, action: dict) -> dict:
     return {}
 
 
-def preview(ctx: Ctx, action: dict) -> dict | None:
-    """The odds of an Imperial attack before the roll (SGE-CMB-15), or None for other actions.
-    Result codes: '-' no effect, 'A<k>'/'D<k>' attacker/defender loses k units."""
-    if action.get("verb") != "attack":
+def preview(game, state: dict, action: dict) -> dict | None:
+    """The odds of a legal Imperial attack before the roll (SGE-CMB-15), or None for other
+    actions. Result codes: '-' no effect, 'A<k>'/'D<k>' attacker/defender loses k units."""
+    if action.get("verb") != "attack" or game.check_action(state, "imperial", action):
         return None
-    odds = combat.preview(ctx, int(action["at"]), IMP, action["type"])
+    odds = combat.preview(game.context(state), int(action["at"]), IMP, action["type"])
     odds["title"] = (f"{COMBAT_NAMES[action['type']].capitalize()} attack in "
                      f"{fmt_sector(action['at'])}")
     return odds
 
 
-def board(ctx: Ctx, legal: list[dict], scenario: dict) -> dict:
-    st = ctx.state
+def board(game, state: dict, role: str) -> dict:
+    """Everything the window draws of the position, with the legal actions of ``role`` (a
+    solitaire game: the Imperial player sees all there is; others have nothing to do)."""
+    cache = game.new_cache()    # one context for the board and its legal actions
+    ctx = cache.context(state)
+    legal = game.legal_actions(state, role, cache=cache)
+    scenario = game.data.scenarios.get(str(state["scenario"]), {})
+    st = state
     placed = pieces(ctx)
     return {
         "game": "struggle",
@@ -365,3 +377,8 @@ def board(ctx: Ctx, legal: list[dict], scenario: dict) -> dict:
         "outcome": st["outcome"],
         "log_size": len(st["log"]),
     }
+
+
+def log_entries(game, state: dict, start: int = 0, role: str = "public") -> list[dict]:
+    """The log from ``start``: in a solitaire game every entry is the player's."""
+    return state["log"][start:]

@@ -8,7 +8,7 @@ from tests.games.struggle.helpers import bot_session as played
 def test_every_counter_on_the_map_is_one_piece_in_its_sector(game):
     session = played(game)
     state = session.state
-    board = game.board(state)
+    board = game.board(state, "imperial")
     on_map = [uid for uid, u in state["units"].items() if u["loc"] is not None]
     assert sorted(p for p in board["pieces"] if board["pieces"][p]["kind"] == "unit") == sorted(on_map)
     for uid in on_map:
@@ -24,7 +24,7 @@ def test_board_never_changes_the_state(game):
     session = played(game, actions=30)
     before = game.digest(session.state)
     log_size = len(session.state["log"])
-    game.board(session.state)
+    game.board(session.state, "imperial")
     for entry in game.legal_actions(session.state, "imperial"):
         game.describe_action(session.state, entry)
         game.preview(session.state, entry)
@@ -33,7 +33,7 @@ def test_board_never_changes_the_state(game):
 
 def test_prompt_lists_every_legal_action_with_a_label(game):
     session = played(game, actions=10)
-    board = game.board(session.state)
+    board = game.board(session.state, "imperial")
     legal = game.legal_actions(session.state, "imperial")
     assert [a["action"] for a in board["prompt"]["actions"]] == legal
     assert all(a["label"] and a["label"] != a["action"]["verb"] for a in board["prompt"]["actions"])
@@ -114,7 +114,7 @@ def test_every_map_answer_says_where_it_is_given(game):
     session = played(game, "3", 4, 0)
     seen = 0
     while game.outcome(session.state) is None and seen < 40:
-        board = game.board(session.state)
+        board = game.board(session.state, "imperial")
         for entry in board["prompt"]["actions"]:
             if "drop" in entry:
                 assert entry["drop"]["sector"] in board["sectors"]
