@@ -1,4 +1,5 @@
-"""The program player of Battles: the baseline of BFG-AI-1..8, and a stronger level.
+"""The program player of Battles: the baseline (rules-battles.md section 16; each method names
+its rule), and a stronger level.
 
 Both read only the player's own view (BFG-HID-10): ``choose`` receives ``view(state, role)``,
 never the state, and answers with one of the view's legal actions. The baseline is a priority
@@ -61,7 +62,7 @@ class Player:
         kind = self.pending["kind"]
         return getattr(self, f"on_{kind}")()
 
-    # ------------------------------------------------------------------ evaluation (AI-1)
+    # ------------------------------------------------------------- evaluation (BFG-AI-1)
     def need(self, region: int) -> int:
         return self.ctx.slot_value(region, "C") + self.params["need_margin"]
 

@@ -1,7 +1,7 @@
 """Region resolution: combat rounds, disengagement and pursuit, and the garrison segment.
 
 One ``resolve`` frame runs a whole resolution (BFG-ACT-8): while both players have fleets in
-the region, rounds of a Military segment, a Morph segment and a disengagement choice
+the region, rounds (BFG-CMB-1) of a Military segment, a Morph segment and a disengagement choice
 (BFG-CMB-2); then, if one player is left, the Garrison segment (BFG-GAR-1). The public side
 of the fight (the round, targets declared, the last results) is kept in ``state["battle"]``
 for the views; the disengagement choices stay in the frame until both are made (BFG-PUR-3),
@@ -56,7 +56,7 @@ def target_options(ctx: Ctx, side: str) -> tuple[list[str], list[str], dict]:
 
 
 def allowed_targets(ctx: Ctx, side: str) -> list[str]:
-    """Enemy fleets the next firer of ``side`` may pick under BFG-CMB-5/6: all different
+    """Enemy fleets the next firer of ``side`` may pick under BFG-CMB-5, BFG-CMB-6: all different
     while the firers are not more than the targets; otherwise every target must end up
     covered, so an already-covered target is allowed only while enough firers remain for
     the uncovered ones."""
@@ -72,7 +72,7 @@ def allowed_targets(ctx: Ctx, side: str) -> list[str]:
 
 
 def single_shot_allowed(ctx: Ctx, fid: str) -> bool:
-    """BFG-CMB-16/17: a World Ship may fire its single shot when the option is on."""
+    """BFG-CMB-16, BFG-CMB-17: a World Ship may fire its single shot when the option is on."""
     return ctx.fleet(fid)["type"] == "WS" and ctx.option("fire_main_weapon")
 
 
@@ -115,6 +115,8 @@ def legal_pursuit_losses(ctx: Ctx, p: dict) -> list[dict]:
 
 @legal("garrison")
 def legal_garrison(ctx: Ctx, p: dict) -> list[dict]:
+    """Any of the player's fleets there may garrison, converted fleets and TH too (BFG-GAR-8);
+    the choice may be confirmed once its total is above the Combat value (BFG-GAR-2)."""
     battle = ctx.state["battle"]
     chosen = battle["garrison"]
     region = battle["region"]
@@ -221,7 +223,8 @@ def _tactical_choices(ctx: Ctx, frame: dict) -> None:
 
 
 def _declare(ctx: Ctx, frame: dict, segment: str) -> None:
-    """BFG-CMB-4..7: the resolving player declares every target, then the other player."""
+    """BFG-CMB-4, BFG-CMB-7: the resolving player declares every target, openly, then the
+    other player; the targets allowed follow BFG-CMB-6."""
     battle = ctx.state["battle"]
     region = frame["region"]
     if battle["segment"] != segment:
@@ -315,10 +318,10 @@ def _result_of(ctx: Ctx, target: str, segment: str, outcome: str) -> str:
 
 
 def apply_result(ctx: Ctx, fid: str, result: str, region: int) -> None:
-    """BFG-CMB-13/14/15: eliminated fleets go to the common pool (TH to their owner's
-    supply), returned ones to their owner's display, converted ones change sides and join
-    the end of the converter's line-up. The fight remembers who left it and how (the battle
-    mini-map's Return to Base and Eliminated boxes)."""
+    """BFG-CMB-13, BFG-CMB-14, BFG-CMB-15: eliminated fleets go to the common pool (TH to
+    their owner's supply), returned ones to their owner's display, converted ones change
+    sides and join the end of the converter's line-up. The fight remembers who left it and
+    how (the battle mini-map's Return to Base and Eliminated boxes)."""
     fleet = ctx.fleet(fid)
     battle = ctx.state.get("battle")
     if battle is not None and result in ("eliminate", "return"):
@@ -350,8 +353,9 @@ def apply_result(ctx: Ctx, fid: str, result: str, region: int) -> None:
 
 
 def _disengagement(ctx: Ctx, frame: dict) -> None:
-    """BFG-PUR-1..3: both players choose to stay or disengage; with secret disengagement
-    both commit before either choice is shown."""
+    """BFG-PUR-1, BFG-PUR-2, BFG-PUR-3: both players choose to stay or disengage, the resolving
+    player first; with secret disengagement both commit before either choice is shown, and
+    both are always asked (BFG-HID-6)."""
     battle = ctx.state["battle"]
     resolver = battle["resolver"]
     choices = frame.setdefault("choices", {})
@@ -389,7 +393,8 @@ def _disengagement(ctx: Ctx, frame: dict) -> None:
 
 
 def _both_disengage(ctx: Ctx, frame: dict) -> None:
-    """BFG-PUR-4/5: every fleet of both sides returns to its display; nobody controls it."""
+    """BFG-PUR-4, BFG-PUR-5: every fleet of both sides returns to its display; nobody
+    controls it."""
     region = frame["region"]
     for fid in ctx.in_region(region):
         ctx.move_fleet(fid, "display")
@@ -399,7 +404,7 @@ def _both_disengage(ctx: Ctx, frame: dict) -> None:
 
 
 def _pursuit_choice(ctx: Ctx, frame: dict) -> None:
-    """BFG-PUR-6/7: the staying player may pursue with its Alpha Fleets, if it has any."""
+    """BFG-PUR-6, BFG-PUR-7: the staying player may pursue with its Alpha Fleets, if it has any."""
     region = frame["region"]
     leaving = frame["leaving"]
     staying = other(leaving)
@@ -422,7 +427,7 @@ def _pursuit_choice(ctx: Ctx, frame: dict) -> None:
 
 
 def _pursuit_fire(ctx: Ctx, frame: dict) -> None:
-    """BFG-PUR-8/9: both sides' AFs roll three dice each (+1 per Tactical chit on a firing
+    """BFG-PUR-8, BFG-PUR-9: both sides' AFs roll three dice each (+1 per Tactical chit on a firing
     AF); each 6 removes one fleet of the other side, chosen by its owner."""
     region = frame["region"]
     battle = ctx.state["battle"]
@@ -496,8 +501,9 @@ def _after_pursuit(ctx: Ctx, frame: dict) -> None:
 
 
 def _garrison(ctx: Ctx, frame: dict) -> None:
-    """BFG-GAR-1..8: the player left in the region may garrison it with fleets whose total
-    value exceeds the region's Combat value; the rest go home."""
+    """BFG-GAR-1, BFG-GAR-2, BFG-GAR-7: the player left in the region may garrison it with
+    fleets whose total value exceeds the region's Combat value, chosen from all its fleets
+    there (an old garrison included); the rest go home."""
     region = frame["region"]
     battle = ctx.state["battle"]
     present = sides_present(ctx, region)

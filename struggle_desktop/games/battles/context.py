@@ -5,9 +5,10 @@ The state is plain JSON data (ARCHITECTURE.md section 2). Its Battles-specific p
 - ``regions``: ``"1"``..``"6"`` -> ``{"C"|"P"|"R": {"chit", "value", "plus"}, "resolved",
   "controller"}``; a slot's value is the chit's number plus its upgrades (BFG-OPT-7).
 - ``fleets``: id (``B-SF3``) -> ``{"type", "owner", "at", "region", "seq", "tactical",
-  "hits", "waiting"}``. ``at`` is one of the places of BFG-COMP-16: ``pool`` (force pool),
-  ``supply`` (TH not in play), ``display``, ``map`` (deployed in ``region``), ``garrison`` (on
-  ``region``'s label) and ``common`` (the common pool). ``seq`` orders the line-up
+  "hits", "waiting"}``. ``owner`` is the colour the counter shows (BFG-COMP-15). ``at`` is one
+  of the places of BFG-COMP-16: ``pool`` (force pool), ``supply`` (TH not in play),
+  ``display``, ``map`` (deployed in ``region``), ``garrison`` (on ``region``'s label) and
+  ``common`` (the common pool). ``seq`` orders the line-up
   (BFG-CMB-19); ``waiting`` marks a fleet that came back to the display this turn (BFG-DEP-7).
 - ``players``: side -> ``{"hand", "own_chits", "discards", "deploy", "rp", "banked"}``;
   ``hand``, ``discards`` and ``deploy`` are private (view.py hides them from the opponent).
@@ -158,8 +159,8 @@ class Ctx(ViewContext):
         return self.th_value(f["owner"])
 
     def th_value(self, side: str) -> int:
-        """BFG-COMP-7/8: a CI at or below a band's top reads that band; above the last band
-        reads the last band."""
+        """BFG-COMP-7, BFG-COMP-8: a CI at or below a band's top reads that band; above the
+        last band reads the last band."""
         rows = self.data["units"]["th_values"]
         for row in rows:
             if self.ci <= row["ci_max"]:

@@ -26,7 +26,7 @@ from struggle_desktop.games.battles.data import BattlesData, default_data, other
 from struggle_desktop.games.battles.registry import PROCEDURES, RULES
 
 RULES_VERSION = "bfg-rules-1"
-ROLES = ("blue", "red")
+ROLES = ("blue", "red")          # BFG-COMP-1: exactly two players
 #: Who may sit at a colour in the window (BFG-HID-1): a person or the program at one of its levels.
 PLAYERS = ("human", "bot", "strong")
 #: The options ``all=on`` switches on: the optional rules of seed section 11 and mixed value
@@ -128,9 +128,9 @@ class BattlesGame(FlowGame):
         return Ctx(state, PROCEDURES, self.data, rng=rng)
 
     def view(self, state: dict, role: str, with_log: bool = True) -> dict:
-        """What ``role`` may see (BFG-HID-2/3, BFG-HID-10): hands, set-aside chits, plans of
-        deployment and pending secret answers of the other player are left out; only counts
-        remain. ``role`` may also be ``"public"`` (the shared screen): both are hidden."""
+        """What ``role`` may see (BFG-HID-2, BFG-HID-3, BFG-HID-10): hands, set-aside chits,
+        plans of deployment and pending secret answers of the other player are left out; only
+        counts remain. ``role`` may also be ``"public"`` (the shared screen): both are hidden."""
         from struggle_desktop.games.battles.view import player_view
 
         return player_view(self, state, role, with_log=with_log)
@@ -139,7 +139,7 @@ class BattlesGame(FlowGame):
     def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
                       cache=None) -> dict:
         """The program player's action for ``role``, decided from ``view(state, role)``
-        only (BFG-HID-10): ``bot`` is the baseline of BFG-AI-1..8, ``strong`` the level that
+        only (BFG-HID-10): ``bot`` is the baseline of ai.py, ``strong`` the level that
         samples its deployment plans by playouts (ai.py), ``strong-blue``/``strong-red`` the
         strong level on one side and the baseline on the other, ``random`` a legal action
         drawn with ``rng`` (a generator of the caller's, never the game's)."""

@@ -1,4 +1,4 @@
-"""A new Battles state: the counters of BFG-COMP-13 split as the scenario says.
+"""A new Battles state: the counters of BFG-COMP-13 split as the scenario says (BFG-SETUP-7).
 
 Everything random (the value chits, draws, dice) happens later, inside the flow, so that it is
 logged with its rule ID; this module only lays out the counters.
@@ -10,7 +10,8 @@ from struggle_desktop.games.battles.data import CHIT_TYPES, FLEET_TYPES, Battles
 
 
 def fleet_ids(data: BattlesData, side: str) -> list[tuple[str, str]]:
-    """(id, type) of one side's fleets: ``B-SF1``..``B-SF10``, ``B-CG1``..., BFG-COMP-13."""
+    """(id, type) of one side's fleets: ``B-SF1``..``B-SF10``, ``B-CG1``..., BFG-COMP-13; each
+    player's fleets show that player's colour (BFG-SETUP-1)."""
     mix = data["counter_mix"]["fleets_per_side"]
     prefix = "B" if side == "blue" else "R"
     return [(f"{prefix}-{code}{n}", code) for code in FLEET_TYPES

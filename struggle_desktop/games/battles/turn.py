@@ -34,8 +34,8 @@ def game(ctx: Ctx, frame: dict) -> None:
 
 def deal_value_chits(ctx: Ctx) -> None:
     """BFG-SETUP-3: each region gets one C, one P and one R chit, each group shuffled on its
-    own; with mixed chits (BFG-SETUP-4/5) all 18 are dealt region by region into the C, P and
-    R slots in turn, and a chit counts for the slot it lands in."""
+    own; with mixed chits (BFG-SETUP-4, BFG-SETUP-5) all 18 are dealt region by region into
+    the C, P and R slots in turn, and a chit counts for the slot it lands in."""
     chits = {letter: [f"{letter}{v}" for v in values]
              for letter, values in ctx.data["counter_mix"]["value_chits"].items()}
     value_of = {f"{letter}{v}": v for letter, values in
@@ -75,8 +75,9 @@ def opening_civil(ctx: Ctx, frame: dict) -> None:
 
 @procedure("opening_invasion")
 def opening_invasion(ctx: Ctx, frame: dict) -> None:
-    """BFG-SCN-8..10: the defender sets up in every region, then the invader builds with 30
-    RP and draws 5 chits; turn 1 then runs without a chit draw or secret deployment."""
+    """BFG-SCN-8, BFG-SCN-9, BFG-SCN-10: the defender sets up in every region, then the
+    invader builds with 30 RP and draws 5 chits; turn 1 then runs without a chit draw or
+    secret deployment."""
     invader = ctx.state["invader"]
     defender = other(invader)
     step = frame.get("step", "defend")
@@ -163,7 +164,7 @@ def turn(ctx: Ctx, frame: dict) -> None:
         state["log"][-1]["tracks"] = tracks(ctx)
         for number in range(1, 7):                 # BFG-SEQ-3
             ctx.region(number)["resolved"] = False
-        if state["turn"] >= 2:
+        if state["turn"] >= 2:                     # BFG-SEQ-2: from turn 2 on
             if ctx.option("switcheroo"):
                 switcheroo(ctx)
             if ctx.option("better"):
@@ -206,8 +207,8 @@ def tracks(ctx: Ctx) -> dict:
 
 
 def pick_value_chit(ctx: Ctx, rule: str, why: str, exclude: tuple | None = None) -> tuple[int, str]:
-    """BFG-OPT-5/8: a d6 for the region, a d6 for the slot (1-2 C, 3-4 P, 5-6 R); a pick equal
-    to ``exclude`` is rolled again (BFG-OPT-6)."""
+    """BFG-OPT-5, BFG-OPT-8: a d6 for the region, a d6 for the slot (1-2 C, 3-4 P, 5-6 R); a
+    pick equal to ``exclude`` is rolled again (BFG-OPT-6)."""
     while True:
         number, slot_die = ctx.roll_d6s(2, rule, why)
         pick = (number, SLOTS[(slot_die - 1) // 2])
@@ -216,7 +217,7 @@ def pick_value_chit(ctx: Ctx, rule: str, why: str, exclude: tuple | None = None)
 
 
 def switcheroo(ctx: Ctx) -> None:
-    """BFG-OPT-5/6: two value chits swap places, keeping their numbers and upgrades."""
+    """BFG-OPT-5, BFG-OPT-6: two value chits swap places, keeping their numbers and upgrades."""
     swaps = 1
     if ctx.option("switcheroo_d6"):
         swaps = ctx.roll_d6s(1, "BFG-OPT-5", "Switcheroo: number of swaps")[0]
@@ -232,7 +233,8 @@ def switcheroo(ctx: Ctx) -> None:
 
 
 def get_better(ctx: Ctx) -> None:
-    """BFG-OPT-7/8: one value chit, picked with the Switcheroo rolls, gains +1 for good."""
+    """BFG-OPT-7, BFG-OPT-8: one value chit, picked with the Switcheroo rolls, gains +1 for
+    good."""
     number, slot = pick_value_chit(ctx, "BFG-OPT-8", "Things Just Get Better: which chit")
     ctx.region(number)[slot]["plus"] += 1
     ctx.note("BFG-OPT-7", f"{ctx.region_name(number)} {SLOT_NAMES[slot]} rises to "
@@ -242,8 +244,8 @@ def get_better(ctx: Ctx) -> None:
 # ============================================================================ chit draw
 @procedure("chit_draw")
 def chit_draw(ctx: Ctx, frame: dict) -> None:
-    """BFG-CHIT-1/2, BFG-HID-5: Blue, then Red, may set chits aside; then both draw up to
-    the hand limit and the set-aside chits go back to the pool."""
+    """BFG-CHIT-1, BFG-CHIT-2, BFG-HID-5: Blue, then Red, may set chits aside; then both draw
+    up to the hand limit and the set-aside chits go back to the pool."""
     answer = frame.pop("answer", None)
     if answer is not None:
         side = frame["asking"]
@@ -294,7 +296,7 @@ def legal_discard(ctx: Ctx, p: dict) -> list[dict]:
 def draw_chits(ctx: Ctx, wanted: dict[str, int], rule: str) -> None:
     """Each side draws from its own chit pool first (BFG-CHIT-3), then from the shared pool;
     when both need the shared pool they alternate one chit at a time, in the CI's order
-    (BFG-CHIT-4/5). An empty pool leaves the hand short (BFG-CHIT-6)."""
+    (BFG-CHIT-4, BFG-CHIT-5). An empty pool leaves the hand short (BFG-CHIT-6)."""
     drawn: dict[str, list[str]] = {s: [] for s in wanted}
     need = dict(wanted)
 
@@ -327,8 +329,9 @@ def draw_chits(ctx: Ctx, wanted: dict[str, int], rule: str) -> None:
 # =========================================================================== deployment
 @procedure("deployment")
 def deployment(ctx: Ctx, frame: dict) -> None:
-    """BFG-DEP-1..7, BFG-HID-5: Red, then Blue, assign every fleet of their display to a
-    region in secret (TH may stay back); both assignments are then revealed together."""
+    """BFG-DEP-1, BFG-DEP-2, BFG-DEP-3, BFG-HID-5: Red, then Blue, assign every fleet of their
+    display to a region in secret (TH may stay back); both assignments are then revealed
+    together."""
     answer = frame.pop("answer", None)
     if answer is not None:
         side = frame["asking"]
@@ -359,18 +362,22 @@ def deployment(ctx: Ctx, frame: dict) -> None:
 
 
 def deployable(ctx: Ctx, side: str) -> list[str]:
+    """The fleets on the display; garrisons stay on the map and are not redeployed (BFG-DEP-5,
+    BFG-GAR-6)."""
     return ctx.fleets_where(side, "display")
 
 
 @legal("deploy")
 def legal_deploy(ctx: Ctx, p: dict) -> list[dict]:
+    """Any fleet of the display, TH included (BFG-DEP-4), to any region, one that holds a
+    garrison of either side too (BFG-DEP-6); done once every fleet but the TH is assigned."""
     side = p["role"]
     plan = {fid: region for fid, region in ctx.player(side)["deploy"]}
     actions = [{"verb": "assign", "fleet": fid, "region": n}
                for fid in deployable(ctx, side) for n in range(1, 7) if plan.get(fid) != n]
     actions.extend({"verb": "unassign", "fleet": fid} for fid in plan)
     missing = [f for f in deployable(ctx, side)
-               if f not in plan and ctx.fleet(f)["type"] != "TH"]     # BFG-DEP-2/3
+               if f not in plan and ctx.fleet(f)["type"] != "TH"]   # BFG-DEP-2, BFG-DEP-3
     if not missing:
         actions.append({"verb": "done"})
     return actions
@@ -398,8 +405,8 @@ def reveal_deployment(ctx: Ctx, sides: list[str]) -> None:
 # ============================================================================= actions
 @procedure("actions")
 def actions_phase(ctx: Ctx, frame: dict) -> None:
-    """BFG-ACT-1..7: initiative, then the players alternate actions until every region has
-    been resolved."""
+    """BFG-ACT-1, BFG-ACT-3, BFG-ACT-6: initiative, then the players alternate actions until
+    every region has been resolved."""
     state = ctx.state
     step = frame["step"]
     if step == "initiative":
@@ -432,7 +439,7 @@ def actions_phase(ctx: Ctx, frame: dict) -> None:
 
 
 def roll_initiative(ctx: Ctx) -> str:
-    """BFG-ACT-1/2: each rolls a d6, the higher acts first, ties roll again."""
+    """BFG-ACT-1, BFG-ACT-2: each rolls a d6, the higher acts first, ties roll again."""
     while True:
         blue, red = ctx.roll_d6s(2, "BFG-ACT-1", "initiative (Blue, Red)")
         if blue != red:
@@ -451,6 +458,8 @@ def held_back_th(ctx: Ctx, side: str) -> list[str]:
 
 @legal("action")
 def legal_action(ctx: Ctx, p: dict) -> list[dict]:
+    """BFG-ACT-3, BFG-ACT-4: resolve a region not yet resolved, play a chit or bring in
+    held-back TH (BFG-ACT-7). There is no pass (BFG-ACT-5): resolving is always offered."""
     side = p["role"]
     regions = ctx.unresolved()
     actions = [{"verb": "resolve", "region": n} for n in regions]
@@ -480,7 +489,7 @@ def legal_action(ctx: Ctx, p: dict) -> list[dict]:
 
 
 def tactical_targets(ctx: Ctx, side: str) -> list[str]:
-    """BFG-CHIT-12/13: own fleets on the map in unresolved regions, not a WS, not already
+    """BFG-CHIT-12, BFG-CHIT-13: own fleets on the map in unresolved regions, not a WS, not already
     carrying a chit."""
     unresolved = set(ctx.unresolved())
     return [f for f in ctx.fleets_where(side, ("map", "garrison"))
@@ -520,7 +529,9 @@ def describe_play(ctx: Ctx, action: dict) -> str:
 
 @procedure("chit")
 def chit_play(ctx: Ctx, frame: dict) -> None:
-    """BFG-CHIT-7..19: a played chit is shown, the opponent may repress it, then it acts."""
+    """BFG-CHIT-7, BFG-CHIT-18, BFG-CHIT-19: a played chit is shown, the opponent may repress
+    it, then it acts (each kind's branch names its rules). The opponent is asked after every
+    chit but Repression, whether it holds a Repression chit or not (BFG-HID-7)."""
     side, action = frame["side"], frame["action"]
     chit = action["chit"]
     opponent = other(side)
@@ -560,7 +571,7 @@ def chit_play(ctx: Ctx, frame: dict) -> None:
         ctx.pop()
         return
     if kind == "Build":
-        gained = len(ctx.controlled_by(side))                 # BFG-CHIT-9
+        gained = len(ctx.controlled_by(side))     # BFG-CHIT-8, BFG-CHIT-9: banked now
         ctx.player(side)["banked"] += gained
         ctx.note("BFG-CHIT-9", f"{SHORT[side]} banks {gained} RP for the Build phase")
     elif kind == "Move":
@@ -582,7 +593,8 @@ def chit_play(ctx: Ctx, frame: dict) -> None:
     elif kind == "Illumination":
         if action["effect"] == "ci":
             roll = ctx.roll_d6s(1, "BFG-CHIT-16", "Illumination")[0]
-            ctx.state["ci"] += roll if side == "blue" else -roll   # BFG-POL-3
+            # BFG-POL-3: at once; the CI is never clamped (BFG-COMP-17)
+            ctx.state["ci"] += roll if side == "blue" else -roll
             ctx.note("BFG-POL-3", f"the Chaos Index moves {roll} toward {SHORT[side]}: "
                      f"now {ctx.ci}")
         else:
@@ -604,7 +616,7 @@ def _refs_of(action: dict) -> list:
 
 
 def movers(ctx: Ctx, side: str, region: int) -> list[str]:
-    """BFG-COMP-10, BFG-CHIT-11: own AFs and IOs deployed there (not a garrison)."""
+    """BFG-COMP-10, BFG-CHIT-11: own AFs and IOs deployed there (not a garrison, BFG-GAR-6)."""
     return [f for f in ctx.fleets_where(side, "map", region=region)
             if ctx.fleet_type(f).quick_move]
 
@@ -628,7 +640,8 @@ def legal_move_fleets(ctx: Ctx, p: dict) -> list[dict]:
 
 # ============================================================================= politics
 def politics(ctx: Ctx) -> None:
-    """BFG-POL-1/2: Blue adds, Red subtracts, the P of the regions they control."""
+    """BFG-POL-1, BFG-POL-2: Blue adds, Red subtracts, the P of the regions they control; the
+    CI is never clamped (BFG-COMP-17)."""
     blue = sum(ctx.slot_value(n, "P") for n in ctx.controlled_by("blue"))
     red = sum(ctx.slot_value(n, "P") for n in ctx.controlled_by("red"))
     ctx.state["ci"] += blue - red
@@ -638,8 +651,8 @@ def politics(ctx: Ctx) -> None:
 # ================================================================================ build
 @procedure("build_phase")
 def build_phase(ctx: Ctx, frame: dict) -> None:
-    """BFG-BLD-1..11: income, building from the own force pool, then the common pool, then
-    the carry-over of at most 10 RP."""
+    """BFG-BLD-1, BFG-BLD-2, BFG-BLD-6, BFG-BLD-10: income, building from the own force pool,
+    then the common pool, then the carry-over of at most 10 RP."""
     step = frame.get("step", "income")
     sides = frame.get("sides", ["blue", "red"])
     if step == "income":
@@ -654,7 +667,8 @@ def build_phase(ctx: Ctx, frame: dict) -> None:
             side = frame["queue"].pop(0)
             ctx.push("build", side=side, source="own")
             return
-        eligible = [s for s in sides if not ctx.fleets_where(s, "pool")]    # BFG-BLD-4/5
+        # BFG-BLD-4, BFG-BLD-5: an empty force pool (TH are in the supply, never in it)
+        eligible = [s for s in sides if not ctx.fleets_where(s, "pool")]
         frame["step"] = "carry"
         if len(eligible) == 1:
             ctx.push("build", side=eligible[0], source="common")
@@ -681,7 +695,7 @@ def income(ctx: Ctx, side: str) -> None:
 
 def common_first(ctx: Ctx) -> str:
     """Who starts the common-pool alternation: in Civil War the CI decides (BFG-BLD-8);
-    otherwise the one with more RP left, the CI breaking ties (BFG-BLD-6/7)."""
+    otherwise the one with more RP left, the CI breaking ties (BFG-BLD-6, BFG-BLD-7)."""
     if ctx.state["scenario_data"]["common_pool_order"] == "ci":
         return ctx.ci_first()
     blue, red = ctx.player("blue")["rp"], ctx.player("red")["rp"]
@@ -701,7 +715,7 @@ def carry_over(ctx: Ctx, side: str) -> None:
 
 def buildable(ctx: Ctx, side: str, source: str) -> dict[str, str]:
     """Type -> the fleet a build of that type takes (the first in canonical order), for the
-    types ``side`` can afford from ``source`` (BFG-BLD-2/4, BFG-BLD-11)."""
+    types ``side`` can afford from ``source`` (BFG-BLD-2, BFG-BLD-4, BFG-BLD-11)."""
     rp = ctx.player(side)["rp"]
     out = {}
     for code, ftype in ctx.data.fleet_types.items():
@@ -717,7 +731,7 @@ def buildable(ctx: Ctx, side: str, source: str) -> dict[str, str]:
 @procedure("build")
 def build(ctx: Ctx, frame: dict) -> None:
     """One side building from one source; in the common-pool alternation each pick is one
-    fleet and the turn passes to the other player until both stop (BFG-BLD-6/7)."""
+    fleet and the turn passes to the other player until both stop (BFG-BLD-6, BFG-BLD-7)."""
     side, source = frame["side"], frame["source"]
     answer = frame.pop("answer", None)
     if answer is not None:
@@ -774,13 +788,15 @@ def cleanup(ctx: Ctx) -> None:
 
 
 def thresholds(ctx: Ctx, turn: int) -> dict:
+    """The turn's row of the victory table (BFG-VIC-2, BFG-VIC-3); past it, the last row."""
     rows = ctx.data.victory_rows
     return rows.get(turn) or rows[max(rows)]
 
 
 def check_victory(ctx: Ctx) -> None:
-    """BFG-VIC-1..5: at the end of the turn Red wins at or below its threshold and Blue at or
-    above its own; the last turn always has a winner."""
+    """BFG-VIC-1, BFG-VIC-3, BFG-VIC-4: at the end of the turn Red wins at or below its
+    threshold and Blue at or above its own; the last turn always has a winner. It is the only
+    check: a threshold passed during the turn wins nothing by itself (BFG-VIC-5)."""
     turn_no = ctx.state["turn"]
     row = thresholds(ctx, turn_no)
     ci = ctx.ci

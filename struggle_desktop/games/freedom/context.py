@@ -10,11 +10,12 @@ The state is plain JSON data (ARCHITECTURE.md section 2). Keys common to the thr
 - ``turn``: the step being played (0 before the Mission Action segment; the last step after it);
   ``phase``: the segment (``recruitment``, ``assignment``, ``steps``, ``bonus``, ``failure``,
   ``resolution``, ``report``).
-- ``environs``: the environs context of FIG-CTX-1..12 after checking and filling in defaults
-  (environs.py), changed as the phase goes on: characters (``detected``, ``hits``, ``captured``,
-  ``dead``, ``possessions``, ratings entered at prompts), ``loyalty`` / ``planet_state``,
-  ``units`` (``damaged``, ``destroyed``, ``side``), ``pdb_down``, ``mulligans``, the pools and the
-  game-long ``memory`` (FIG-FOE-5).
+- ``environs``: the environs context (FIG-CTX-1, FIG-CTX-2, FIG-CTX-3, FIG-CTX-4, FIG-CTX-5,
+  FIG-CTX-6, FIG-CTX-7, FIG-CTX-8, FIG-CTX-9, FIG-CTX-10, FIG-CTX-11, FIG-CTX-12) after checking
+  and filling in defaults (environs.py), changed as the phase goes on: characters
+  (``detected``, ``hits``, ``captured``, ``dead``, ``possessions``, ratings entered at prompts),
+  ``loyalty`` / ``planet_state``, ``units`` (``damaged``, ``destroyed``, ``side``), ``pdb_down``,
+  ``mulligans``, the pools and the game-long ``memory`` (FIG-FOE-5).
 - ``groups``: the mission groups in assignment order: ``{"id": "G1", "mission": letter,
   "leader": name or None, "members": [names, leader first], "performer": None or a cell/camp
   id, "target": name, unit id, "pdb" or None, "ship": name or None, "torture": bool, "status":
@@ -30,9 +31,9 @@ The state is plain JSON data (ARCHITECTURE.md section 2). Keys common to the thr
   ``bonus_condition`` (the loyalty read at the start of the bonus segment, FIG-BDR-11).
 - ``changes``: the report lines gathered so far, each ``{"rule", "kind", "text", "refs"}``.
 
-Dice (FIG-GEN-3 to FIG-GEN-5) come from a *dice source*: :class:`RngDice` over the state's own
-generator, or a test's scripted faces. Every roll is logged with its rule ID, die, faces,
-modifiers, result and the groups and characters it concerns (FIG-GEN-6).
+Dice (FIG-GEN-3, FIG-GEN-4, FIG-GEN-5) come from a *dice source*: :class:`RngDice` over the
+state's own generator, or a test's scripted faces. Every roll is logged with its rule ID, die,
+faces, modifiers, result and the groups and characters it concerns (FIG-GEN-6).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The New Environs form of Freedom in the Galaxy: the players' own environs for a Part A
-Mission Phase (rules-freedom.md FIG-CTX-1 to FIG-CTX-13), filled in with widgets instead of
-YAML.
+Mission Phase (the environs context of rules-freedom.md section 2.1), filled in with widgets
+instead of YAML.
 
     form = EnvironsForm(GAME, parent)
     if form.exec():
@@ -8,20 +8,21 @@ YAML.
 
 ``context()`` returns the document the option ``context`` of scenario ``custom`` takes (written
 like the ``context`` of ``scenarios/freedom/a1.yaml``); ``set_context(ctx)`` fills the form from
-one. The form is a thin client: every check is the engine's. After each edit it asks
-``GAME.normalize_options`` and ``GAME.setup`` about the document; while they refuse it the OK
-button stays disabled and the engine's message, which names the field, is shown. Each mission
+one. The form is a thin client: every check is the engine's (FIG-CTX-13). After each edit it
+asks ``GAME.normalize_options`` and ``GAME.setup`` about the document; while they refuse it the
+OK button stays disabled and the engine's message, which names the field, is shown. Each mission
 group shows at once why it would be refused, in the words of the game's ``judge_group``
 (FIG-MIS-4), worked out on a throw-away set-up of the same environs without its groups; the
 target and spaceship choices of a group are the engine's too (the game's ``target_options``
 and ``ship_options``). The form asks the game object only, never a rules module.
 
-The tabs follow the context: the environs and its planet (FIG-CTX-1..5), forces and locals
-(units, sovereigns, creature, races, cells, atrocity units: FIG-CTX-4..8, 11, 12), characters
-with their flags, ratings and possessions, picked from the bonus charts (FIG-CTX-9, 10, FIG-BDR),
+The tabs follow the context: the environs and its planet (FIG-CTX-1, FIG-CTX-2, FIG-CTX-3,
+FIG-CTX-5), forces and locals (units, sovereigns, creature, races, cells, atrocity units:
+FIG-CTX-4, FIG-CTX-6, FIG-CTX-7, FIG-CTX-8, FIG-CTX-11, FIG-CTX-12), characters with their
+flags, ratings and possessions, picked from the bonus charts (FIG-CTX-9, FIG-CTX-10, FIG-BDR),
 the mission groups, built by dragging characters into them (or with the buttons beside the
-lists), and the pools (FIG-CTX-10, 12). Fields left at the engine's default are left out of the
-document, so it stays as short as one written by hand.
+lists), and the pools (FIG-CTX-10, FIG-CTX-12). Fields left at the engine's default are left
+out of the document, so it stays as short as one written by hand.
 """
 
 from __future__ import annotations

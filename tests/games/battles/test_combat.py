@@ -194,7 +194,8 @@ def test_morph_results(faces, place, owner):
 
 
 def test_a_morph_six_sends_an_imperial_order_home_instead_of_converting_it():
-    """BFG-CMB-10: a 6 against an IO in the Morph segment returns it to base."""
+    """BFG-CMB-10, BFG-COMP-9: a 6 against an IO in the Morph segment returns it to base; it
+    is never converted."""
     state = position(blue=["B-CG1"], red=["R-IO1"])
     dice = ScriptedDice([1, 1,             # R-IO1 Military at B-CG1
                          6, 6,             # B-CG1 Morph at R-IO1

@@ -107,8 +107,8 @@ def test_example_3_conversion_and_disengagement(case):
 
 
 def test_example_4_three_rounds_with_conversions_and_doubling():
-    """BFG-EX-4, BFG-CMB-5, BFG-CMB-6, BFG-CMB-11, BFG-CMB-12, BFG-CMB-15, BFG-CMB-18,
-    BFG-COMP-9: the World Ship fights three rounds; converted fleets fight for their new
+    """BFG-EX-4, BFG-CMB-5, BFG-CMB-6, BFG-CMB-11, BFG-CMB-12, BFG-CMB-15, BFG-CMB-18:
+    the World Ship fights three rounds; converted fleets fight for their new
     side at the end of its line-up; Red's four SFs double up on the WS."""
     blue = ["B-WS1", "B-IO1", "B-AF1", "B-CG1", "B-SF1"]
     red = ["R-SF1", "R-SF2", "R-SF3", "R-SF4", "R-SF5", "R-CG1", "R-CG2", "R-CG3"]

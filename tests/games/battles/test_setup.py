@@ -12,7 +12,7 @@ import pytest
 
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.battles import GAME
-from struggle_desktop.games.battles.context import SIDE_NAMES
+from struggle_desktop.games.battles.presentation import board
 from tests.games.battles.helpers import (
     ScriptedDice,
     ScriptedRng,
@@ -289,12 +289,14 @@ def test_chaos_index_is_never_clamped():
 
 # ============================================================================ set-up
 def test_each_side_starts_with_its_own_colour_and_labels():
-    """BFG-SETUP-1, BFG-SETUP-2: every B- fleet starts Blue and every R- fleet Red; Blue is
-    shown as Imperial and Red as Chaos."""
+    """BFG-SETUP-1, BFG-SETUP-2: every B- fleet starts Blue and every R- fleet Red; the
+    board drawn for the screen names Blue as Imperial and Red as Chaos."""
     state = dealt()
     for fid, fleet in state["fleets"].items():
         assert fleet["owner"] == {"B": "blue", "R": "red"}[fid[0]]
-    assert SIDE_NAMES == {"blue": "Blue (Imperial)", "red": "Red (Chaos)"}
+    shown = board(GAME, state, "public")["players"]
+    assert {side: p["name"] for side, p in shown.items()} == {
+        "blue": "Blue (Imperial)", "red": "Red (Chaos)"}
 
 
 def test_standard_deal_shuffles_each_letter_on_its_own():
