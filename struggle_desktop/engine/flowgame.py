@@ -36,6 +36,33 @@ class FlowGame:
 
     rules: RulesRegistry
     presentation: str = ""
+    #: The dotted names of the modules with ``problems(game, state)`` (the invariants) and
+    #: ``build_catalog(game)``, imported on first use: playing never needs them.
+    invariants_module: str = ""
+    catalog_module: str = ""
+
+    def __init__(self, data: Any = None):
+        self._data = data
+
+    @property
+    def data(self) -> Any:
+        """The game's tables, loaded and validated on first use (``load_data``) unless the
+        game was made with its own."""
+        if self._data is None:
+            self._data = self.load_data()
+        return self._data
+
+    def load_data(self) -> Any:
+        raise NotImplementedError
+
+    def invariants(self, state: dict) -> list[str]:
+        """Broken invariants of ``state`` (empty when all is well); the fuzzers and property
+        tests check them after every action."""
+        return importlib.import_module(self.invariants_module).problems(self, state)
+
+    def catalog(self) -> dict:
+        """What the game contains, as one JSON-ready dict (``struggle-desktop catalog``)."""
+        return importlib.import_module(self.catalog_module).build_catalog(self)
 
     # ------------------------------------------------------------------ actions
     def new_cache(self) -> Any:

@@ -46,14 +46,10 @@ class BattlesGame(FlowGame):
     #: other (to measure one against the other).
     policies = ("bot", "strong", "random", "strong-blue", "strong-red")
 
-    def __init__(self, data: BattlesData | None = None):
-        self._data = data
-
-    @property
-    def data(self) -> BattlesData:
-        if self._data is None:
-            self._data = default_data()
-        return self._data
+    invariants_module = "struggle_desktop.games.battles.invariants"
+    catalog_module = "struggle_desktop.games.battles.catalog"
+    data: BattlesData   # the base's, loaded on first use
+    load_data = staticmethod(default_data)
 
     # ------------------------------------------------------------------ catalogue
     def scenarios(self) -> list[dict]:
@@ -154,18 +150,8 @@ class BattlesGame(FlowGame):
         strong = policy == "strong" or policy == f"strong-{role}"
         return ai.choose(self, view, role, strong=strong, rng=rng)
 
-    def invariants(self, state: dict) -> list[str]:
-        from struggle_desktop.games.battles.invariants import problems
-
-        return problems(self, state)
-
     def tracks(self, state: dict) -> dict:
         return turn.tracks(self.context(state))
-
-    def catalog(self) -> dict:
-        from struggle_desktop.games.battles.catalog import build_catalog
-
-        return build_catalog(self)
 
     # ------------------------------------------------------------------ for the window
     def wrong_role_reason(self, pending: dict, role: str) -> str:

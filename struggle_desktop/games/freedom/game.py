@@ -75,14 +75,8 @@ class FreedomGame(FlowGame):
     #: command line uses by default.
     policies = ("simple", "random", "bot")
 
-    def __init__(self, data: FreedomData | None = None):
-        self._data = data
-
-    @property
-    def data(self) -> FreedomData:
-        if self._data is None:
-            self._data = default_data()
-        return self._data
+    data: FreedomData   # the base's, loaded on first use
+    load_data = staticmethod(default_data)
 
     # ------------------------------------------------------------------ catalogue
     def scenarios(self) -> list[dict]:

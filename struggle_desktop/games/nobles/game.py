@@ -66,14 +66,10 @@ class NoblesGame(FlowGame):
                     "jump_range": 4, "upkeep_divisor": 5},
     }
 
-    def __init__(self, data: NoblesData | None = None):
-        self._data = data
-
-    @property
-    def data(self) -> NoblesData:
-        if self._data is None:
-            self._data = default_data()
-        return self._data
+    invariants_module = "struggle_desktop.games.nobles.invariants"
+    catalog_module = "struggle_desktop.games.nobles.catalog"
+    data: NoblesData   # the base's, loaded on first use
+    load_data = staticmethod(default_data)
 
     # ------------------------------------------------------------------ catalogue
     def scenarios(self) -> list[dict]:
@@ -209,19 +205,9 @@ class NoblesGame(FlowGame):
 
         return ai.choose(self, view, role, rng)
 
-    def invariants(self, state: dict) -> list[str]:
-        from struggle_desktop.games.nobles.invariants import problems
-
-        return problems(self, state)
-
     def tracks(self, state: dict) -> dict:
         """Per house: worlds, income, Solats and units (for logs and the final line)."""
         return turn.tracks(self.context(state))
-
-    def catalog(self) -> dict:
-        from struggle_desktop.games.nobles.catalog import build_catalog
-
-        return build_catalog(self)
 
     # ------------------------------------------------------------------ for the window
     def wrong_role_reason(self, pending: dict, role: str) -> str:

@@ -59,14 +59,10 @@ class StruggleGame(FlowGame):
     #: writes no log may drop it (Session.new, keep_log).
     log_is_output_only = True
 
-    def __init__(self, data: StruggleData | None = None):
-        self._data = data
-
-    @property
-    def data(self) -> StruggleData:
-        if self._data is None:
-            self._data = default_data()
-        return self._data
+    invariants_module = "struggle_desktop.games.struggle.invariants"
+    catalog_module = "struggle_desktop.games.struggle.catalog"
+    data: StruggleData   # the base's, loaded on first use
+    load_data = staticmethod(default_data)
 
     # ------------------------------------------------------------------ catalogue
     def scenarios(self) -> list[dict]:
@@ -219,19 +215,9 @@ class StruggleGame(FlowGame):
             cache.vouch(state, action)
         return action
 
-    def invariants(self, state: dict) -> list[str]:
-        """Broken invariants of ``state`` (empty when all is well): see invariants.py."""
-        from struggle_desktop.games.struggle.invariants import problems
-
-        return problems(self, state)
-
     def tracks(self, state: dict) -> dict:
         """CI, RP, VP and counts for turn lines and summaries."""
         return turn.tracks(self.context(state))
-
-    def catalog(self) -> dict:
-        from struggle_desktop.games.struggle.catalog import build_catalog
-        return build_catalog(self)
 
     # ------------------------------------------------------------------ for the window
     # What the desktop client draws, as plain data: presentation.py, through the base's
