@@ -87,8 +87,7 @@ def test_hexes_are_found_where_they_are_drawn(scene, position):
 
 
 def test_controlled_worlds_wear_their_owners_colour(scene, position):
-    """NH-WORLD-9, NH-CTRL: a world's border is its controller's colour; neutral worlds are
-    grey."""
+    """A world's border is its controller's colour; neutral worlds are grey."""
     owned = 0
     for name, row in position["worlds"].items():
         x, y = position["map"]["worlds"][name]

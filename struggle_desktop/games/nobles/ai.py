@@ -1,4 +1,4 @@
-"""The Noble Houses program house: section 20 of rules-nobles.md (NH-AI-1..14).
+"""The Noble Houses program house: section 20 of rules-nobles.md, each rule named below.
 
 ``choose(game, view, role, rng)`` answers the pending prompt of ``role`` with one of
 ``view["legal_actions"]`` (NH-AI-1). It reads only the view, which holds no procedure stack and
@@ -11,11 +11,12 @@ How it decides, prompt by prompt:
 - ``homeworld_army``, ``recruit``: NH-AI-5 (the buying stages, above the reserve);
 - ``disband``, ``retainer``: NH-AI-4; ``noble_action``: NH-AI-12 and NH-AI-13 (Strategic
   Planning is always +1, NH-AI-4);
-- ``move``: NH-AI-6..9. The plan is made from the view at every ``move`` prompt. Units loaded
-  on a ship that has not jumped count as still on the ground, and the plan's ties are broken
-  with a copy of ``rng``; so a plan in progress comes out the same at each of its prompts, and
-  the ships that have already jumped (flagged ``moved``) simply drop out of the next plan. One
-  strike group is loaded and flown at a time; ``done`` ends the step when none is left;
+- ``move``: NH-AI-6, NH-AI-7, NH-AI-8, NH-AI-9. The plan is made from the view at every
+  ``move`` prompt. Units loaded on a ship that has not jumped count as still on the ground,
+  and the plan's ties are broken with a copy of ``rng``; so a plan in progress comes out the
+  same at each of its prompts, and the ships that have already jumped (flagged ``moved``)
+  simply drop out of the next plan. One strike group is loaded and flown at a time; ``done``
+  ends the step when none is left;
 - ``launch``: NH-AI-10; ``command``, ``casualty``, ``sacrifice``: NH-AI-11;
 - ``homeworld``, ``aristocracy``, ``place``: not covered by section 20, see the decisions in
   the docstrings of their handlers.
@@ -70,9 +71,9 @@ _MOVERS: dict[tuple, Callable[[Hex], dict[Hex, int]]] = {}
 
 
 def mover(game_map: dict, jump_range: int) -> Callable[[Hex], dict[Hex, int]]:
-    """hex -> {system hex one jump away: fewest hexes moved} (NH-MOV-3..7), memoized per map:
-    the map never changes during a game, and the rules' ``destinations`` rebuilds its sets on
-    every call."""
+    """hex -> {system hex one jump away: fewest hexes moved} (mapgen.destinations), memoized
+    per map: the map never changes during a game, and the rules' ``destinations`` rebuilds
+    its sets on every call."""
     key = (game_map.get("width", 10), game_map.get("height", 10), jump_range,
            tuple(sorted((k, f["kind"]) for k, f in game_map["features"].items())),
            tuple(tuple(map(tuple, pair)) for pair in game_map.get("stargates", ())))
@@ -536,11 +537,12 @@ class Player:
                 return self.best(options, value)
         return None
 
-    # ================================================================= NH-AI-6..9 movement
+    # ============================================== NH-AI-6, NH-AI-7, NH-AI-8, NH-AI-9 movement
     def on_move(self) -> tuple[dict, str]:
-        """The next answer of the movement plan (NH-AI-6..9): cargo of an unmoved ship that
-        the plan does not carry there is unloaded; then the first strike group still to fly
-        is loaded (armies, then a Noble, then a nuke) and jumps; then ``done``."""
+        """The next answer of the movement plan (NH-AI-6, NH-AI-7, NH-AI-8, NH-AI-9): cargo
+        of an unmoved ship that the plan does not carry there is unloaded; then the first
+        strike group still to fly is loaded (armies, then a Noble, then a nuke) and jumps;
+        then ``done``."""
         legs = self.movement_plan()
         planned = {u: ship for ship, cargo, _, _ in legs for u in cargo}
         for uid, u in sorted(self.units.items(), key=lambda kv: unit_sort_key(kv[0])):
@@ -627,8 +629,9 @@ class Player:
         return self.ranked(out, lambda x: x["rank"], rng)
 
     def movement_plan(self) -> list[tuple[str, list[str], Hex, str]]:
-        """NH-AI-6..9 from the view: (ship, cargo to load, destination, rule) legs, strike
-        group after strike group. Ships given no strike stay where they are (NH-AI-8)."""
+        """NH-AI-6, NH-AI-7, NH-AI-8, NH-AI-9 from the view: (ship, cargo to load,
+        destination, rule) legs, strike group after strike group. Ships given no strike stay
+        where they are (NH-AI-8)."""
         rng = copy.copy(self.rng)        # the same draws at every prompt of this plan
         kept = self.garrisons()
         ships = self.free_ships()

@@ -153,8 +153,9 @@ def legal_casualty(ctx: Ctx, pending: dict) -> list[dict]:
 
 # ------------------------------------------------------------------------------ step 7
 def launch_targets(ctx: Ctx, house: str, h: Sequence[int]) -> list[str]:
-    """NH-NUK-3: the armies of another house in the hex, or one enemy ship there (a jumpship
-    or a Self Transport unit, NH-ABIL-11)."""
+    """NH-NUK-2, NH-NUK-3: the armies of another house in the hex, or one enemy ship there (a
+    jumpship or a Self Transport unit, NH-ABIL-11). A nuke fires from the ground or from a
+    ship alike: every nuke of the house in the hex is asked."""
     targets = [f"armies:{other}" for other in by_initiative(ctx, ctx.houses_at(h))
                if other != house and ctx.armies(other, h)]
     targets += [f"ship:{ship}" for ship in ctx.ships(None, h)
@@ -189,7 +190,8 @@ def nuclear_exchange(ctx: Ctx, frame: dict) -> None:
 
 @RULES.procedure("nuke_hex")
 def nuke_hex(ctx: Ctx, frame: dict) -> None:
-    """One hex's exchange: hidden declarations, all dice, then the hits (NH-NUK-3..10)."""
+    """One hex's exchange: hidden declarations (NH-NUK-3, NH-SIM-2), all dice (NH-NUK-4,
+    NH-NUK-8), then the hits on armies (NH-NUK-5)."""
     answer = frame.pop("answer", None)
     if frame["step"] == "declare":
         _declare_launches(ctx, frame, answer)
@@ -237,7 +239,8 @@ def _declare_launches(ctx: Ctx, frame: dict, answer: dict | None) -> None:
 def _fire_nukes(ctx: Ctx, frame: dict) -> None:
     """Reveal the launches, roll every launched nuke (NH-NUK-4) before applying any hit
     (NH-NUK-8), remove the launched nukes (NH-NUK-7), destroy the ships hit (NH-NUK-6) and
-    queue the hits on armies for their owners to allocate (NH-NUK-5)."""
+    queue the hits on armies for their owners to allocate (NH-NUK-5). Nukes roll their own
+    AD only: no psychic dice (NH-PSY-8)."""
     h = frame["hex"]
     exchange = ctx.state["exchange"]
     declared = frame.pop("declared")
@@ -543,8 +546,8 @@ def battle(ctx: Ctx, frame: dict) -> None:
 
 
 def _before_round_one(ctx: Ctx, frame: dict) -> None:
-    """NH-BAT-6: escape rolls (NH-ABIL-14), then defection rolls (NH-ABIL-16), the attacker's
-    units first each time."""
+    """NH-BAT-6: escape rolls (NH-ABIL-13, NH-ABIL-14), then defection rolls (NH-ABIL-15,
+    NH-ABIL-16), the attacker's units first each time."""
     h = frame["hex"]
     battle = ctx.state["battle"]
     attacker, defender = sides(frame)
@@ -631,8 +634,9 @@ def _commands(ctx: Ctx, frame: dict, answer: dict | None) -> None:
 
 
 def _psychic(ctx: Ctx, frame: dict) -> None:
-    """NH-PSY-3..5: each psychic army rolls, and each psychic Noble that commands; then each
-    Psychic Veterans unit tries to cancel an enemy result (NH-PSY-7)."""
+    """NH-PSY-3, NH-PSY-4, NH-PSY-5: each psychic army rolls, and each psychic Noble that
+    commands; then each Psychic Veterans unit tries to cancel an enemy result (NH-PSY-6,
+    NH-PSY-7)."""
     h = frame["hex"]
     battle = ctx.state["battle"]
     battle["step"] = "psychic"
@@ -781,7 +785,8 @@ def _noble_deaths(ctx: Ctx, frame: dict, lost: Sequence[str]) -> None:
 
 def _end_check(ctx: Ctx, frame: dict) -> None:
     """NH-BAT-11: over when a side has no army left; NH-BAT-12 for such sides; NH-BAT-15 stops
-    a battle that reaches the round limit."""
+    a battle that reaches the round limit. Otherwise another round: nobody retreats
+    (NH-BAT-13)."""
     h = frame["hex"]
     battle = ctx.state["battle"]
     attacker, defender = sides(frame)

@@ -135,6 +135,7 @@ class Ctx(ViewContext):
         return self.data.worlds[world].income + (1 if self.state["worlds"][world]["govern"] else 0)
 
     def ally_income(self, letter: str) -> int:
+        """What the house's allies pay in every Production step (NH-ALLY-4, NH-ALLY-8)."""
         return sum(self.data.allies[a].benefits.get("income", 0)
                    for a in self.state["houses"][letter]["allies"])
 
@@ -221,7 +222,8 @@ class Ctx(ViewContext):
         return [letter for letter in self.state["houses"] if letter in owners]
 
     def contested_hexes(self) -> list[list[int]]:
-        """Hexes holding units of two or more houses, in order of y, then x."""
+        """Hexes holding units of two or more houses, in order of y, then x: any number of
+        units may share a hex, and rivals there fight (NH-MOV-12)."""
         seen: dict[str, set[str]] = {}
         for u in self.state["units"].values():
             seen.setdefault(hex_key(u["hex"]), set()).add(u["owner"])

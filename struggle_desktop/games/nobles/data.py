@@ -109,7 +109,7 @@ class NoblesData(GameData):
 
     @cached_property
     def units(self) -> dict[str, UnitType]:
-        """The unit types by canonical name, in the order of NH-UNIT-1..33."""
+        """The unit types by canonical name, in the order of their NH-UNIT rules (``rule``)."""
         return {u["name"]: UnitType(name=u["name"], code=u["code"], rule=u["rule"], category=u["category"],
                                     cost=u["cost"], ad=u["ad"], abilities=tuple(u["abilities"]),
                                     bought_at_worlds=tuple(u["bought_at"]["worlds"]),
@@ -139,7 +139,8 @@ class NoblesData(GameData):
         return name
 
     def unit_cost(self, unit: str, world: str | None = None) -> int | None:
-        """What ``unit`` costs, bought at ``world`` if given (Yoravar's jumpships, NH-WORLD-10)."""
+        """What ``unit`` costs in Solats (NH-ABIL-22), bought at ``world`` if given: a
+        Jumpship costs 6, 4 at Yoravar (NH-REC-8, NH-WORLD-10)."""
         unit = self.canonical(unit)
         if world is not None and unit in self.worlds[world].prices:
             return self.worlds[world].prices[unit]

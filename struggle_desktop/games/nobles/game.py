@@ -178,9 +178,9 @@ class NoblesGame(FlowGame):
         return Ctx(state, RULES.procedures, self.data, rng=rng)
 
     def view(self, state: dict, role: str, with_log: bool = True) -> dict:
-        """What ``role`` may see: everything (NH-SIM-1) but the procedure stack, where the
-        declarations of a simultaneous step wait until all are made (NH-SIM-2), and the
-        generator. ``legal_actions`` are ``role``'s."""
+        """What ``role`` may see: everything (NH-SIM-1; the whole map and the seed, NH-MAP-19)
+        but the procedure stack, where the declarations of a simultaneous step wait until all
+        are made (NH-SIM-2), and the generator. ``legal_actions`` are ``role``'s."""
         view = {k: clone(v) for k, v in state.items()
                 if k not in ("stack", "rng", "log") or (k == "log" and with_log)}
         view["role"] = role

@@ -1,4 +1,4 @@
-"""Noble Houses' seeded map generator (rules-nobles.md NH-MAP-6 to NH-MAP-18): pure functions.
+"""Noble Houses' seeded map generator (rules-nobles.md section 1, NH-MAP-13): pure functions.
 
 Nothing here knows a game state. :func:`generate_map` takes a generator, the world names and the
 terrain settings and returns a plain, JSON-ready dict; the other functions read such a dict
@@ -101,8 +101,11 @@ VALIDATION_START = Hex(1, 1)
 #: The standard board (NH-MAP-1).
 STANDARD_GRID = HexGrid(10, 10)
 
+#: NH-MAP-6: the features a hex may hold, the optional terrain of NH-MAP-15 among them.
 KINDS = ("world", "obstacle", "jump_station", "empty_system", "stargate")
-#: NH-MAP-9: where a jumpship may begin or end a move. Obstacles and empty space are not.
+#: NH-MAP-9: where a jumpship may begin or end a move. Obstacles and empty space are not. Jump
+#: stations, empty systems and stargates may be entered though no one controls them
+#: (NH-WORLD-7, NH-WORLD-8).
 SYSTEM_KINDS = frozenset({"world", "jump_station", "empty_system", "stargate"})
 
 HexLike = tuple[int, int]
@@ -173,7 +176,8 @@ def homeworld_corners(seat_homeworlds: Sequence[str], homeworlds: Sequence[str],
 
     ``seat_homeworlds`` are the houses' homeworlds in seat order; ``homeworlds`` all four in
     the world table's order. The homeworlds no house chose take the corners left, in table order,
-    the corners taken in seat order.
+    the corners taken in seat order: every homeworld is on the map, the unused ones as neutral
+    worlds (NH-WORLD-4).
     """
     if len(homeworlds) != 4 or len(set(homeworlds)) != 4:
         raise ValueError(f"need the four different homeworlds, not {list(homeworlds)}")
@@ -388,8 +392,8 @@ def _mover(game_map: GameMap, jump_range: int) -> Callable[[HexLike], dict[Hex, 
     links = stargate_links(game_map)
 
     def move(start: HexLike) -> dict[Hex, int]:
-        # NH-MOV-6: at most R steps, never into an obstacle, ending in a system hex; a
-        # stargate crossing is free, once per move (NH-MOV-7).
+        # NH-MOV-3, NH-MOV-6: at most R steps, never into an obstacle (NH-MOV-5), ending in
+        # any system hex (NH-MOV-4); a stargate crossing is free, once per move (NH-MOV-7).
         reach = grid.reachable(start, jump_range, passable=lambda h: h not in blocked,
                                links=links)
         return {h: n for h, n in reach.items() if h in systems and h != start}

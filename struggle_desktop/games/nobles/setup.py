@@ -25,7 +25,8 @@ def new_house(seat: int, player: str) -> dict:
 def empty_state(data: NoblesData, options: dict, seed: int = 0,
                 game_map: dict | None = None) -> dict:
     """A state with the houses of ``options`` (``houses``, ``seats``), every world neutral
-    (NH-WORLD-3), no units, and the set-up procedure waiting on the stack. ``game_map`` may be
+    (NH-WORLD-3; unused homeworlds stay so, NH-WORLD-4), a controller for worlds only
+    (NH-CTRL-5), no units, and the set-up procedure waiting on the stack. ``game_map`` may be
     given (tests place units on a hand-made map); otherwise the set-up generates it."""
     letters = data.seats[:options["houses"]]
     seats = list(options.get("seats") or [])

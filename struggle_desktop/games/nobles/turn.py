@@ -15,9 +15,10 @@ Prompts of this module and their actions (role = the house letter):
   (NH-ALLY-10);
 - ``place``: ``{"verb": "place", "world": W}``: where new units appear when the homeworld is
   lost (NH-REC-2, NH-NOB-15);
-- ``recruit``: ``{"verb": "buy", "world": W, "unit": T}`` or ``{"verb": "done"}`` (NH-REC-3..7);
-- ``move``: ``{"verb": "load" | "unload", "ship": S, "unit": U}``, ``{"verb": "jump", "ship":
-  S, "to": [x, y]}`` or ``{"verb": "done"}`` (NH-MOV-1..14);
+- ``recruit``: ``{"verb": "buy", "world": W, "unit": T}`` or ``{"verb": "done"}`` (NH-REC-3,
+  NH-REC-4);
+- ``move``: ``{"verb": "load" | "unload", "ship": S, "unit": U}`` (NH-MOV-8), ``{"verb":
+  "jump", "ship": S, "to": [x, y]}`` (NH-MOV-6) or ``{"verb": "done"}`` (NH-MOV-13);
 - ``noble_action``: ``{"verb": "act", "actor": A, "kind": K, "target": T}`` or ``{"verb":
   "done"}`` (section 15). The actor is a Noble's id, ``"ally:<name>"`` or ``"pyreen"``; the
   kinds are ``govern``, ``diplomacy``, ``assassination``, ``intrigue``, ``sabotage`` and
@@ -113,7 +114,8 @@ def legal_homeworld(ctx: Ctx, pending: dict) -> list[dict]:
 
 
 def make_map(ctx: Ctx) -> None:
-    """NH-MAP-13 (unless a test gave a hand-made map)."""
+    """NH-MAP-13 (unless a test gave a hand-made map), with the game's generator: the same
+    seed and homeworlds give the same map again (NH-MAP-19)."""
     if ctx.state["map"] is None:
         opts = ctx.state["options"]
         width, height = opts.get("map_size", [10, 10])
@@ -148,8 +150,8 @@ def roll_treasuries(ctx: Ctx) -> None:
 
 
 def place_starting_forces(ctx: Ctx) -> None:
-    """NH-SETUP-4..6: the starting units and the allies' units on the homeworld, which the
-    house controls."""
+    """NH-SETUP-4, NH-SETUP-5, NH-SETUP-6: the starting units and the allies' units (NH-ALLY-5)
+    on the homeworld, which the house controls."""
     forces = ctx.data.scenario()["starting_forces"]["units"]
     for letter, house in ctx.state["houses"].items():
         home = house["homeworld"]
@@ -253,7 +255,8 @@ def settle_order(ctx: Ctx, houses: list[str], rolls: dict[str, int]) -> list[str
 # ------------------------------------------------------------------------ 2 Production
 @procedure("production")
 def production(ctx: Ctx, frame: dict) -> None:
-    """NH-PROD-1..3: worlds (with Govern bonuses) and allies pay; no cap."""
+    """NH-PROD-1, NH-PROD-2: worlds (with Govern bonuses) and allies (NH-ALLY-4) pay; no cap.
+    A world pays its controller even with enemy units on it (NH-PROD-3)."""
     ctx.pop()
     for letter in ctx.in_order():
         gained = ctx.income(letter)
@@ -278,7 +281,8 @@ def disbandable(ctx: Ctx, letter: str) -> list[str]:
 
 @procedure("upkeep")
 def upkeep(ctx: Ctx, frame: dict) -> None:
-    """NH-UPK-1..4 then the Mercenaries' retainer (NH-UPK-3, NH-ABIL-20), house by house."""
+    """NH-UPK-1, NH-UPK-2, NH-UPK-4 then the Mercenaries' retainer (NH-UPK-3, NH-ABIL-20),
+    house by house."""
     houses = ctx.in_order()
     frame.setdefault("i", 0)
     frame.setdefault("part", "upkeep")
@@ -416,8 +420,9 @@ def legal_place(ctx: Ctx, pending: dict) -> list[dict]:
 
 # ------------------------------------------------------------------------ 5 Recruit Troops
 def purchase_list(ctx: Ctx, letter: str, world: str) -> list[str]:
-    """What ``letter`` may buy on ``world`` (NH-REC-4..7): the world's list, and at its own
-    starting homeworld its allies' types too."""
+    """What ``letter`` may buy on ``world`` (NH-REC-4): the world's list, and at its own
+    starting homeworld its allies' types too (NH-REC-5, NH-REC-6, NH-ALLY-12); a captured
+    homeworld sells its own list only (NH-REC-7, NH-WORLD-4)."""
     types = list(ctx.data.worlds[world].recruits)
     if world == ctx.house(letter)["homeworld"]:
         for ally in ctx.house(letter)["allies"]:
@@ -428,13 +433,16 @@ def purchase_list(ctx: Ctx, letter: str, world: str) -> list[str]:
 
 
 def purchase_limit(ctx: Ctx, world: str) -> int:
-    """NH-REC-3: one unit a turn on a world, two on a homeworld."""
+    """NH-REC-3: one unit a turn on a world, two on a homeworld, a captured one too (NH-REC-7);
+    ally types count within the two (NH-REC-6)."""
     return 2 if ctx.data.worlds[world].homeworld else 1
 
 
 def _buys(ctx: Ctx, letter: str, owners: dict[str, set[str]] | None = None) -> Iterator[dict]:
-    """The purchases ``letter`` can make now, one by one (NH-REC-3..7). ``owners``: who has
-    armies on which world, when the caller knows it already."""
+    """The purchases ``letter`` can make now, one by one: on a world it controls, with no
+    other house's army, within the world's limit (NH-REC-3, NH-REC-4) and the house's Solats
+    (NH-ABIL-22). ``owners``: who has armies on which world, when the caller knows it
+    already."""
     house = ctx.house(letter)
     for world in ctx.worlds_of(letter):
         if house["bought"].get(world, 0) >= purchase_limit(ctx, world):
@@ -459,7 +467,8 @@ def has_buy(ctx: Ctx, letter: str) -> bool:
 
 @procedure("recruit_troops")
 def recruit_troops(ctx: Ctx, frame: dict) -> None:
-    """NH-REC-3..9: each house in turn buys what it likes, one unit per answer."""
+    """NH-REC-3, NH-REC-4: each house in turn buys what it likes, one unit per answer; every
+    purchase goes to the public log (NH-REC-9)."""
     houses = ctx.in_order()
     frame.setdefault("i", 0)
     if "answer" in frame:
@@ -494,8 +503,9 @@ def legal_recruit(ctx: Ctx, pending: dict) -> list[dict]:
 
 @check("recruit")
 def is_legal_recruit(ctx: Ctx, pending: dict, action: dict) -> bool:
-    """NH-REC-3..7: the same answer as looking ``action`` up in ``legal_recruit``, looking
-    only at the world named (who has armies there is found without a pass over every world)."""
+    """NH-REC-3, NH-REC-4: the same answer as looking ``action`` up in ``legal_recruit``,
+    looking only at the world named (who has armies there is found without a pass over every
+    world)."""
     if action.get("verb") != "buy":
         return action_in(action, [done()])
     world = action.get("world")
@@ -525,7 +535,9 @@ def destinations(ctx: Ctx, ship: str) -> list[list[int]]:
 
 
 def _moves(ctx: Ctx, letter: str) -> Iterator[dict]:
-    """The house's loads, unloads and jumps now, one by one (NH-MOV-8, NH-MOV-6)."""
+    """The house's loads, unloads and jumps now, one by one (NH-MOV-8, NH-MOV-6). Only ships
+    jump, each once a turn; the others travel aboard (NH-MOV-1). An army or a nuke takes a
+    slot (NH-MOV-2); Nobles board in any number (NH-NOB-1)."""
     mine = ctx.units_where(letter)
     on_ground: dict[str, list[str]] = {}
     aboard: dict[str, list[str]] = {}
@@ -567,8 +579,8 @@ def has_move(ctx: Ctx, letter: str) -> bool:
 
 @procedure("movement")
 def movement(ctx: Ctx, frame: dict) -> None:
-    """NH-MOV-1..14: house by house in initiative order; cargo is loaded before a jump and
-    stays aboard until Planet Control."""
+    """NH-MOV-13: house by house in initiative order; cargo is loaded before a jump
+    (NH-MOV-8) and stays aboard until Planet Control (NH-MOV-9)."""
     houses = ctx.in_order()
     frame.setdefault("i", 0)
     if "answer" in frame:
@@ -667,8 +679,8 @@ def is_legal_move(ctx: Ctx, pending: dict, action: dict) -> bool:
 # ------------------------------------------------------------------------ 9 Noble Actions
 def actors(ctx: Ctx, letter: str) -> list[tuple[str, tuple[str, ...]]]:
     """(actor, the kinds it may do) for every action ``letter`` still has this turn:
-    Nobles that neither moved nor fought nor acted (NH-NOB-6), ally uses (NH-ALLY-7..9) and
-    Pyreen's Diplomacy (NH-WORLD-6)."""
+    Nobles that neither moved nor fought nor acted (NH-NOB-6), ally uses (NH-ALLY-7,
+    NH-ALLY-8, NH-ALLY-9) and Pyreen's Diplomacy (NH-WORLD-6)."""
     house = ctx.house(letter)
     out: list[tuple[str, tuple[str, ...]]] = []
     for uid in ctx.units_where(letter, category="noble"):
@@ -679,7 +691,8 @@ def actors(ctx: Ctx, letter: str) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def _noble_free(ctx: Ctx, house: dict, uid: str) -> bool:
-    """Whether the house's Noble ``uid`` may still act this turn (NH-NOB-6)."""
+    """Whether the house's Noble ``uid`` may still act this turn (NH-NOB-6); one recruited
+    this turn may, as it starts unmoved and unfought (NH-NOB-22)."""
     u = ctx.unit(uid)
     return not (u["moved"] or u["fought"] or uid in house["acted"])
 
@@ -709,9 +722,11 @@ def actor_kinds(ctx: Ctx, letter: str, actor: Any) -> tuple[str, ...] | None:
 
 
 def targets(ctx: Ctx, letter: str, actor: str, kind: str) -> list:
-    """Valid targets of one action kind now (NH-NOB-10..21)."""
+    """Valid targets of one action kind now (NH-NOB-10): anywhere on the map but Govern's
+    (NH-NOB-8); none once the house has used up a capped kind (NH-NOB-16, NH-ALLY-11)."""
     house = ctx.house(letter)
     caps = ctx.procedure["action_caps"]
+    # NH-NOB-19: the acting Noble's own world, held by its house and not yet governed.
     if kind == "govern":
         if actor.startswith(("ally:", "pyreen")):
             return []
@@ -719,21 +734,26 @@ def targets(ctx: Ctx, letter: str, actor: str, kind: str) -> list:
         ok = (world is not None and ctx.controller(world) == letter
               and not ctx.state["worlds"][world]["govern"])
         return [world] if ok else []
+    # NH-NOB-11, NH-NOB-12: any world the house does not hold with no other house's army.
     if kind == "diplomacy":
         owners = ctx.world_army_owners()
         return [w for w in ctx.data.worlds if ctx.controller(w) != letter
                 and not owners.get(w, set()) - {letter}]
+    # NH-NOB-13: any other house's Noble.
     if kind == "assassination":
         if house["attempts"]["assassination"] >= caps["assassination"]:
             return []
         return [u for u in ctx.units_where(category="noble") if ctx.unit(u)["owner"] != letter]
+    # NH-NOB-14, NH-NOB-15: any ally the house does not hold, unassigned ones too.
     if kind == "intrigue":
         if house["attempts"]["intrigue"] >= caps["intrigue"]:
             return []
         return [a for a in ctx.data.allies if a not in house["allies"]]
+    # NH-NOB-17: any other house's army, jumpship or nuke.
     if kind == "sabotage":
         return [u for u in ctx.units_where(category=("army", "jumpship", "nuke"))
                 if ctx.unit(u)["owner"] != letter]
+    # NH-NOB-20, NH-NOB-21: one shift, up or down, a turn (several do not stack).
     if kind == "strategic_planning":
         return ["+1", "-1"] if house["planning"] == 0 else []
     raise ValueError(f"unknown noble action {kind!r}")
@@ -779,8 +799,9 @@ def has_noble_action(ctx: Ctx, letter: str) -> bool:
 
 @procedure("noble_actions")
 def noble_actions(ctx: Ctx, frame: dict) -> None:
-    """NH-NOB-6..22: house by house in initiative order, one action per answer, each result
-    seen before the next choice (NH-NOB-9)."""
+    """Step 9 (NH-SEQ-2): house by house in initiative order, one action per answer, each
+    result seen before the next choice (NH-NOB-9); Pyreen's holder gets its Diplomacy
+    (NH-WORLD-6)."""
     houses = ctx.in_order()
     if "i" not in frame:
         frame["i"] = 0
@@ -876,12 +897,12 @@ def resolve_action(ctx: Ctx, letter: str, action: dict) -> str | None:
     house = ctx.house(letter)
     who = actor if not actor.startswith("ally:") else actor.split(":")[1]
     label = kind.replace("_", " ").capitalize()
-    if kind == "govern":
+    if kind == "govern":                    # NH-NOB-18: automatic, the world's income +1
         ctx.state["worlds"][target]["govern"] = True
         ctx.note("NH-NOB-19", f"{who} governs {target}: its income is now "
                  f"{ctx.world_income(target)}", refs=[actor, target])
         return
-    if kind == "strategic_planning":
+    if kind == "strategic_planning":        # NH-NOB-20: automatic, next turn's initiative
         house["planning"] = 1 if target == "+1" else -1
         ctx.note("NH-NOB-21", f"{who}: Strategic Planning, {letter}'s next initiative roll "
                  f"{target}", refs=[actor])
@@ -892,7 +913,7 @@ def resolve_action(ctx: Ctx, letter: str, action: dict) -> str | None:
     if roll > ctx.procedure["action_success_max"]:
         ctx.note("NH-NOB-10", f"{label} against {target} fails", refs=[actor, target])
         return
-    if kind == "diplomacy":
+    if kind == "diplomacy":                 # NH-NOB-11, NH-NOB-12: control changes at once
         ctx.state["worlds"][target]["controller"] = letter
         ctx.note("NH-CTRL-3", f"Diplomacy succeeds: {letter} now controls {target}",
                  refs=[target])
@@ -958,7 +979,8 @@ def lose_ally(ctx: Ctx, letter: str, ally: str) -> None:
 @procedure("planet_control")
 def planet_control(ctx: Ctx, frame: dict) -> None:
     """NH-CTRL-1, NH-CTRL-2, NH-CTRL-6: everyone disembarks; a world with the armies of one
-    house only passes to it."""
+    house only passes to it. Only worlds have a controller: jump stations, empty systems and
+    stargates never do (NH-CTRL-5, NH-WORLD-7, NH-WORLD-8)."""
     ctx.pop()
     for u in ctx.state["units"].values():
         u["ship"] = None
@@ -1031,7 +1053,8 @@ def turn_limit(ctx: Ctx) -> int | None:
 
 
 def end_of_turn(ctx: Ctx) -> None:
-    """NH-VIC-2..6 and NH-SEQ-6."""
+    """The end-of-turn checks (NH-VIC-2): conquest (NH-VIC-1), elimination (NH-VIC-3), the
+    last house (NH-VIC-4) and the turn limit (NH-VIC-5, NH-VIC-6); then NH-SEQ-6."""
     if check_conquest(ctx, "NH-VIC-2"):
         return
     for letter in ctx.alive():

@@ -322,7 +322,7 @@ def test_garrisons_at_least_one_at_home_and_all_on_threatened_worlds():
     assert garrison_of(state) == {ids[1], ids[2], ids[3]}
 
 
-# ============================================================================ NH-AI-8, 9
+# =================================================================== NH-AI-8, NH-AI-9
 def strike_position(b_troops, a_units, nobles=0, difficulty="normal"):
     """B holds Punah with ``b_troops`` House Troops (S = 2 each when defending); A's units
     wait on two jump stations, (4, 6) one hex from Punah and (4, 4) three hexes away; every
@@ -483,7 +483,7 @@ def test_sacrifices(mine, theirs, sacrifice):
     assert action == expected and rule == "NH-AI-11"
 
 
-# ============================================================================ NH-AI-12, 13
+# ================================================================= NH-AI-12, NH-AI-13
 def test_noble_actions_govern_then_diplomacy_on_the_richest_world():
     """NH-AI-12: the first Noble governs Lortran; the second tries Diplomacy on the richest
     eligible world: Gurati (5) has B's army, so Mox and Yoravar (4); Yoravar is B's, so the

@@ -82,7 +82,7 @@ def test_battle_test_case():
     assert state["units"]["A-N1"]["fought"]
 
 
-# ------------------------------------------------------------------------------ NH-BAT-2..4
+# -------------------------------------------------------------- NH-BAT-2, NH-BAT-3, NH-BAT-4
 def test_no_armies_means_no_battle():
     """NH-BAT-2: with no army on either side the houses share the hex: no dice, no losses,
     and nobody has fought (NH-BAT-14 needs a battle)."""
@@ -176,16 +176,19 @@ def test_three_houses_a_winner_takes_over_the_defence():
 def test_hex_order_and_fights_to_the_end():
     """NH-BAT-5: battles are fought hex by hex in order of y, then x: (7,3) before (2,5),
     although the units at (2,5) were placed first. NH-BAT-1 and NH-BAT-13: rounds go on, with
-    no retreat, until a side is wiped out (three rounds at (7,3)), all within the step."""
+    no retreat, until a side is wiped out (three rounds at (7,3)), all within the step.
+    NH-MOV-12: rivals in one hex fight; a dozen of A's units alone in a hex (no stacking
+    limit) roll nothing."""
     state = board(order=["A", "B"])
     first_a, first_b = arrive(state, "A", ["Clone Soldiers"], [2, 5]) + stay(
         state, "B", ["Clone Soldiers"], [2, 5])
     a_cl, b_cl = arrive(state, "A", ["Clone Soldiers"], [7, 3]) + stay(
         state, "B", ["Clone Soldiers"], [7, 3])
+    crowd = stay(state, "A", ["Clone Soldiers"] * 12, AWAY)
     ctx = start(state, "battles", [6, 6, 6, 6, 1, 6, 1, 6])
     assert finished(ctx)
     assert [uid for uid, _ in volley_rolls(state)] == [a_cl, b_cl] * 3 + [first_a, first_b]
-    assert sorted(state["units"]) == [first_a, a_cl]
+    assert set(state["units"]) == {first_a, a_cl, *crowd}
 
 
 def test_mutual_wipe_out():
@@ -329,8 +332,8 @@ def test_sacrifices():
 
 def test_prisoners_escape():
     """NH-ABIL-13 and NH-ABIL-14 (NH-BAT-6 order: the attacker's units first): each Prisoner
-    Soldiers unit rolls; on 1-2 it leaves the game (it does not join the enemy). B's only army escapes, so B
-    loses at once and no round is fought."""
+    Soldiers unit rolls; on 1-2 it leaves the game (it does not join the enemy). B's only army
+    escapes, so B loses at once and no round is fought."""
     state = board(order=["B", "A"])
     a_ps1, a_ps2 = arrive(state, "A", ["Prisoner Soldiers", "Prisoner Soldiers"])
     b_ps, b_ship = stay(state, "B", ["Prisoner Soldiers", "Jumpship"])
@@ -343,9 +346,9 @@ def test_prisoners_escape():
 
 
 def test_supersoldiers_defect_and_fight_for_the_other_side():
-    """NH-ABIL-15 and NH-ABIL-16: one roll for A's whole group of Supersoldiers; on 2 both go over to B, step
-    off A's jumpship, and fight for B from round 1 (4 AD each, in B's line-up). A's last army
-    falls and A-JS1 goes (NH-BAT-12) without them."""
+    """NH-ABIL-15 and NH-ABIL-16: one roll for A's whole group of Supersoldiers; on 2 both go
+    over to B, step off A's jumpship, and fight for B from round 1 (4 AD each, in B's
+    line-up). A's last army falls and A-JS1 goes (NH-BAT-12) without them."""
     state = board(order=["A", "B"])
     ship = put(state, "A", "Jumpship", HEX, moved=True)
     a_cl, ts1, ts2 = [put(state, "A", t, HEX, ship=ship)

@@ -171,6 +171,26 @@ def test_what_can_be_bought_where():
     assert state["pending"]["role"] == "B" and state["houses"]["A"]["solats"] == 18
 
 
+def test_an_unused_homeworld_is_neutral_and_sells_like_a_homeworld_to_its_holder():
+    """NH-WORLD-4, NH-REC-7: with two houses Kadesh is nobody's homeworld. It starts neutral;
+    held by A it pays its 5, and A may buy two units there from Kadesh's list but none of
+    its allies' types."""
+    state, _ = position(allies={"A": ["Imperial Army"]}, solats=0)
+    assert state["worlds"]["Kadesh"]["controller"] is None
+    state["worlds"]["Kadesh"]["controller"] = "A"
+    run_step(state, "production")
+    assert state["houses"]["A"]["solats"] == 5 + 5
+    state["houses"]["A"]["solats"] = 30
+    run_step(state, "recruit_troops", answers=[
+        ("A", {"verb": "buy", "world": "Kadesh", "unit": "Kadesh Fanatics"})])
+    on_kadesh = {unit for world, unit in buys_of(state) if world == "Kadesh"}
+    assert on_kadesh == {"Kadesh Fanatics", "Kadesh Warrior Priests", "House Troops"}
+    assert ("Lortran", "Imperial Shock Troops") in buys_of(state)
+    play(state, answers=[("A", {"verb": "buy", "world": "Kadesh", "unit": "House Troops"})])
+    assert state["pending"]["role"] == "A"
+    assert not {unit for world, unit in buys_of(state) if world == "Kadesh"}
+
+
 def test_one_unit_per_world_two_per_homeworld_and_defenders_stay_bound():
     """NH-REC-3, NH-REC-4, NH-REC-9, NH-ABIL-9: after two buys on Lortran and one Miners on
     Mox, nothing more can be bought there; the Miners are bound to Mox."""
@@ -399,9 +419,9 @@ def test_houses_act_in_initiative_order():
 
 # ------------------------------------------------------------------ 10 Planet Control and the end
 def test_control_needs_the_armies_of_exactly_one_house():
-    """NH-CTRL-2, NH-CTRL-5, NH-CTRL-6, NH-WORLD-7, NH-MOV-12: two houses' armies share Mox
-    without a limit and leave its control unchanged; a jump station is never controlled and
-    pays nothing; an empty world stays with its controller."""
+    """NH-CTRL-2, NH-CTRL-5, NH-CTRL-6, NH-WORLD-7: two houses' armies on Mox leave its
+    control unchanged; a jump station is never controlled and pays nothing; an empty world
+    stays with its controller."""
     from .positions import game_map
     state, _ = position(controllers={"Mox": "B", "Frost": "B"},
                         game_map_=game_map(jump_stations=[(6, 6)]),
@@ -415,8 +435,8 @@ def test_control_needs_the_armies_of_exactly_one_house():
 
 
 def test_a_house_without_worlds_or_armies_is_eliminated_and_the_last_one_wins():
-    """NH-VIC-3, NH-VIC-4, NH-WORLD-4: B lost Gurati and has only a Noble: it is out, its
-    ally unassigned; A, alone, wins."""
+    """NH-VIC-3, NH-VIC-4: B lost Gurati and has only a Noble: it is out, its ally
+    unassigned; A, alone, wins."""
     state, ids = position(controllers={"Gurati": "A"}, allies={"B": ["Sisteria"]},
                           units=[("B", "Noble", "Mox"), ("A", "House Troops", "Lortran")])
     end_of_turn(ctx_of(state))
