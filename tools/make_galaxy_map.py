@@ -1,4 +1,5 @@
-"""Generate ``assets/maps/struggle-galaxy.yaml``, the shipped Struggle galaxy map (SGE-MAP-1..16).
+"""Generate ``assets/maps/struggle-galaxy.yaml``, the shipped Struggle galaxy map (SGE-MAP-1;
+the map rules it follows are listed in ``RULES``).
 
 This is a development tool, run by hand when the map's look or layout changes; the program
 never runs it. It needs numpy and scipy, and shapely for the label positions (shapely is a
@@ -41,7 +42,7 @@ exactly the same vertices along it and there are no T-junctions (SGE-MAP-8). A g
 smooth ripple makes the outlines look drawn rather than ruled.
 
 Finally the script reads its own YAML back, runs the game's validator (``check_galaxy``,
-which must report no error and no warning for SGE-MAP-1..11) and checks the layout goals
+which must report no error and no warning, SGE-MAP-13) and checks the layout goals
 of this map: no sector smaller than 0.2 % of the disc,
 labels (poles of inaccessibility) well inside their sectors, and exactly the
 Void-adjacent sectors that SGE-MAP-6 lists. Any failure stops the script before it writes.

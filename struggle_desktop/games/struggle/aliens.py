@@ -1,12 +1,14 @@
 """Aliens and expeditions: Phase 6 (Alien Conflict) and Phase 13 (Expeditions).
 
-Phase 6 (SGE-SEQ-8, SGE-ALN-1..5) rolls the Alien/Expedition Resolution Table (AERT) once for
-every alien marker in ``state["aliens"]`` (``{"kind", "loc", "placed", "seq"}``), in ascending
-sector order and then in order of placement. Before each roll the player may commit one
-Imperial leader from that sector; each result is applied before the next marker rolls.
+Phase 6 (SGE-SEQ-8, SGE-ALN-1, SGE-ALN-2, SGE-ALN-3, SGE-ALN-4, SGE-ALN-5) rolls the
+Alien/Expedition Resolution Table (AERT) once for every alien marker in ``state["aliens"]``
+(``{"kind", "loc", "placed", "seq"}``), in ascending sector order and then in order of
+placement. Before each roll the player may commit one Imperial leader from that sector; each
+result is applied before the next marker rolls.
 
-Phase 13 (SGE-SEQ-15, SGE-EXP-1..4) lets the player mount one expedition at each Expedition
-Possible site (``state["expedition_sites"]``) that holds Imperial mobile units.
+Phase 13 (SGE-SEQ-15, SGE-EXP-1, SGE-EXP-2, SGE-EXP-3, SGE-EXP-4) lets the player mount one
+expedition at each Expedition Possible site (``state["expedition_sites"]``) that holds
+Imperial mobile units.
 
 The module also answers the questions other modules ask about aliens: ``nebula_at``,
 ``messiah_zone``, ``alien_blocks_attack`` and ``after_event_losses`` (SGE-ALN-4).
@@ -36,7 +38,8 @@ ALIEN_NAMES = {
     "PROBE": "the Probe",
     "RANDOIDS": "the Randoids",
 }
-#: The unit factor each alien adds to its AERT roll (parenthesized factors included).
+#: The unit factor each alien adds to its AERT roll (parenthesized factors included,
+#: SGE-REC-3).
 ALIEN_FACTOR = {"BIOMECH": "mil", "RANDOIDS": "mil", "DARK-EMPIRE": "morph", "HIVE": "morph"}
 #: Aliens whose bad results wipe out their sector (SGE-EV-BIOMECH, SGE-EV-DARK-EMPIRE).
 WIPERS = ("BIOMECH", "DARK-EMPIRE")
@@ -229,7 +232,8 @@ def alien_modifiers(ctx: Ctx, marker: dict, leader: str | None) -> list[tuple[st
     mods: list[tuple[str, int]] = []
     factor = ALIEN_FACTOR.get(marker["kind"])
     if factor is not None:
-        total = sum(ctx.factor(uid, factor, defending=True)   # SGE-REC-4: parentheses count
+        # SGE-REC-3, SGE-REC-4: parenthesized factors count in the AERT total.
+        total = sum(ctx.factor(uid, factor, defending=True)
                     for uid, u in ctx.units.items() if u["loc"] == n)
         s = ctx.system_at(n)
         if s is not None:
@@ -280,7 +284,7 @@ def _resolve_alien(ctx: Ctx, marker: dict, leader: str | None) -> None:
         _probe_result(ctx, marker, leader, result)
     else:
         # The Hive, the Living Nebula, the Messiah and the Randoids: only the committed
-        # leader is at risk, and only a Positive result drives the alien off.
+        # leader is at risk (SGE-LDR-5), and only a Positive result drives the alien off.
         if result == "negative" and leader:
             why = ("defects to the Messiah" if kind == "MESSIAH"
                    else f"lost against {ALIEN_NAMES[kind]}")

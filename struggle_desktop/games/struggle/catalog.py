@@ -15,7 +15,8 @@ from struggle_desktop.engine.catalog import (catalog_header, load_rule_list, rul
 
 
 def map_summary(map_data: dict) -> dict:
-    """Sectors, system sectors and the Core of the galaxy map (SGE-MAP-1 to SGE-MAP-4)."""
+    """Sectors, system sectors and the Core of the galaxy map (SGE-MAP-1, SGE-MAP-2,
+    SGE-MAP-3, SGE-MAP-4)."""
     sectors = map_data["sectors"]
     cores = [s["number"] for s in sectors if s["is_core"]]
     return {

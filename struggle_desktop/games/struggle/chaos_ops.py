@@ -18,6 +18,9 @@ from struggle_desktop.games.struggle.context import (CHAOS, IMP, Ctx, ceil_div, 
                                                      sector_ref)
 from struggle_desktop.games.struggle.registry import legal, procedure
 
+#: The subphases and the table column of each kind of force (SGE-OPS-2, SGE-OPS-4). An Invader
+#: force only rolls on its column in its subphase: it never recruits or conquers (SGE-INV-4).
+#: Rebels act on the Rebel column (SGE-REB-2).
 SUBPHASES = ("usurper", "ie", "invader", "rebel")
 COLUMN = {"usurper": "usurper", "mutant": "usurper", "ie": "ie", "invader": "invader",
           "rebel": "rebel"}
@@ -50,6 +53,8 @@ def build_queue(ctx: Ctx, sub: str) -> list[dict]:
     """The forces of one subphase, by the sector they occupy now (SGE-OPS-2)."""
     queue = []
     if sub == "rebel":
+        # SGE-REB-2: the Rebel mobile units of a sector act as one force, without a leader;
+        # Rebel system units never move or attack.
         groups: dict[int, list[str]] = {}
         for uid, u in ctx.units.items():
             if u["side"] == CHAOS and u["force"] is None and u["loc"] is not None:
@@ -92,7 +97,8 @@ def actor_name(ctx: Ctx, actor: dict) -> str:
 
 
 def slowest_ma(ctx: Ctx, units: list[str]) -> int:
-    """SGE-OPS-5: a force moves at its slowest unit's allowance."""
+    """SGE-OPS-5: a force moves at its slowest unit's allowance (a Chaos TH counts like any
+    other member, SGE-TH-4)."""
     return min(ctx.data.unit_types[ctx.units[uid]["type"]].ma for uid in units)
 
 
@@ -145,6 +151,8 @@ def act(ctx: Ctx, actor: dict) -> None:
 
 
 def destination(ctx: Ctx, actor: dict, units: list[str], op: str, here: int, name: str) -> int:
+    """Where a Chaos Operations result takes the force. Routes are worked out on the map
+    alone: Imperial units never block a Chaos force (SGE-OPS-17)."""
     g = ctx.galaxy
     if op == "stay":
         return here
@@ -319,7 +327,8 @@ def legal_alliance_attack(ctx: Ctx, p: dict) -> list[dict]:
 # ============================================================================ Phase 3
 @procedure("phase3")
 def phase3(ctx: Ctx, frame: dict) -> None:
-    """SGE-SEQ-5: every Usurper and Mutant force rolls on the Usurpation Table."""
+    """SGE-SEQ-5: every Usurper and Mutant force rolls on the Usurpation Table (the Mutant's
+    force follows the Usurper rules, SGE-USU-1)."""
     entries = []
     for fid, f in ctx.state["forces"].items():
         if f["kind"] in ("usurper", "mutant"):
@@ -596,6 +605,7 @@ def establish_ie(ctx: Ctx, number: int, home: int, rule: str, arises: bool) -> N
     """SGE-IE-3 with SGE-IE-9: home, leader, adjacent sectors, recruits, Rebels join; all
     stacked at home. Serves scenario set-ups and Independent Empire Arises."""
     leader, from_pool = ctx.draw_chaos_leader("SGE-IE-3", f"IE #{number} leader")
+    # SGE-LDR-8: the leader marker stays with the IE until it dissolves.
     ctx.state["ies"][str(number)] = {"home": home, "leader": leader, "sectors": [home],
                                      "arises": arises, "leader_marker": from_pool}
     ctx.log(rule, "ie", f"Independent Empire #{number} is founded with its home in "
@@ -639,7 +649,8 @@ def establish_ie(ctx: Ctx, number: int, home: int, rule: str, arises: bool) -> N
 @procedure("phase5")
 def phase5(ctx: Ctx, frame: dict) -> None:
     """SGE-SEQ-7, SGE-EV-COLONIZATION, SGE-POOL-14: each Colonization marker of this turn
-    puts a Chaos system unit in the highest-numbered empty system sector."""
+    puts a Chaos system unit in the highest-numbered empty system sector; outside an IE it is
+    a Rebel system (SGE-REB-1)."""
     count = ctx.state["colonizations"]
     ctx.state["colonizations"] = 0
     for _ in range(count):

@@ -1,4 +1,5 @@
-"""Military and morphogenetic combat (section 9, SGE-CMB-*), shared by both sides.
+"""Military and morphogenetic combat (section 9 of the rules), shared by both sides: military
+results eliminate the units they strike, morph results convert them (SGE-CMB-1).
 
 One function, ``resolve``, fights one combat in one sector: the Imperial player's attacks in
 Phase 11 and the Chaos forces' "+ Attack" and Alliance attacks in Phase 2. ``preview`` works
@@ -110,7 +111,8 @@ def mutant_force_at(ctx: Ctx, n: int, forces_here: list[str] | None = None) -> s
 def strengths(ctx: Ctx, n: int, attacker: str, kind: str, mutant=UNKNOWN,
               sides: dict | None = None) -> tuple[int, int]:
     """SGE-CMB-6: attack leaves parenthesized factors out, defence counts them; system units
-    defend but never attack; the Mutant adds 3 morph to its force's side (SGE-CMB-11).
+    defend but never attack; the Mutant adds 3 morph to its force's side (SGE-CMB-11); a
+    Chaos TH adds its CI-dependent factors to its force's total (SGE-TH-4).
     ``mutant``: ``mutant_force_at(ctx, n)``, and ``sides``: ``units_by_side(ctx, n)``, when
     the caller has them."""
     attack = ctx.factor_total(attacker_units(ctx, n, attacker, sides), kind, defending=False)
@@ -275,9 +277,10 @@ def leftmost_force_at(ctx: Ctx, n: int) -> str | None:
 
 def apply_result(ctx: Ctx, n: int, attacker: str, kind: str, result: str, rule: str,
                  struck: list[str] | None = None) -> list[str]:
-    """Eliminate (military) or convert (morph) the struck units, SGE-CMB-9/10/14, with the CI
-    changes of SGE-CI-2/3 made by the primitives. ``struck``: the units ``struck_units``
-    gives, when the caller already has them (the odds of this very position list them)."""
+    """Eliminate (military) or convert (morph) the struck units, SGE-CMB-1, SGE-CMB-9,
+    SGE-CMB-10, SGE-CMB-14, with the CI changes of SGE-CI-2, SGE-CI-3 made by the primitives.
+    ``struck``: the units ``struck_units`` gives, when the caller already has them (the odds of
+    this very position list them)."""
     if struck is None:
         struck = struck_units(ctx, n, attacker, kind, result)
     if not struck:
@@ -449,7 +452,8 @@ def prohibited(ctx: Ctx, n: int, kind: str) -> str | None:
 
 
 def imperial_attack_reason(ctx: Ctx, n: int, kind: str) -> str | None:
-    """None when the Empire may make a ``kind`` attack in sector n now (SGE-CMB-2/3/5)."""
+    """None when the Empire may make a ``kind`` attack in sector n now (SGE-CMB-2, SGE-CMB-3,
+    SGE-CMB-5)."""
     if kind not in KINDS:
         return f"unknown combat type {kind!r}"
     if not ctx.imp_mobile_at(n):

@@ -209,7 +209,9 @@ class Ctx(Context):
     def change_ci(self, raw: int, cause: str, rule: str, from_event: bool = False,
                   refs: Iterable[Any] = ()) -> None:
         """SGE-CI-13: multiplier (Spectacle doubles, Leviathan halves, both: neither), the
-        turn-1 cap for event increases (SGE-CI-9), the floor of 0, then the check for 100."""
+        turn-1 cap for event increases (SGE-CI-9), the floor of 0, then the check for 100.
+        Every change of the CI comes through here, so the multipliers apply to all of them,
+        whatever their cause (SGE-CI-6)."""
         if raw == 0 or self.state["outcome"] is not None:
             return
         spectacle = self.effect_active("SPECTACLE")
@@ -612,7 +614,8 @@ class Ctx(Context):
                 if fid in present and units[by_force[fid][0]]["loc"] == n]
 
     def end_force(self, fid: str, why: str) -> None:
-        """SGE-OPS-1: a force's marker is discarded; its leader marker returns to the pool."""
+        """SGE-OPS-1: a force's marker is discarded; its leader marker returns to the pool
+        (SGE-LDR-8)."""
         f = self.state["forces"].pop(fid)
         if f.get("leader_marker"):
             self.state["chaos_leaders"].append(f["leader"])
@@ -711,7 +714,8 @@ class Ctx(Context):
                        f"Nexus lost in {fmt_sector(n)}", "SGE-CI-2")
 
     def dissolve_ie(self, ie: int) -> None:
-        """SGE-IE-8: markers removed, systems and units become Rebels, leader to the pool."""
+        """SGE-IE-8: markers removed, systems and units become Rebels, leader to the pool
+        (SGE-LDR-8)."""
         rec = self.state["ies"].pop(str(ie))
         for s in self.systems.values():
             if s["ie"] == ie:
@@ -751,7 +755,8 @@ class Ctx(Context):
     # ------------------------------------------------------------------ random sectors
     def random_sector(self, rule: str, why: str, system_only: bool = False,
                       max_number: int | None = None) -> int:
-        """SGE-DICE-6: two d10 as tens and units; reroll 00 and anything off the map."""
+        """SGE-DICE-6: two d10 read as tens and units (SGE-DICE-1); reroll 00 and anything
+        off the map."""
         top = max_number or len(self.galaxy.numbers)
         faces = []
         while True:

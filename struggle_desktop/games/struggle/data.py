@@ -99,7 +99,9 @@ class StruggleData:
 
     @cached_property
     def system_counters(self) -> dict[str, tuple[int, int, int]]:
-        """System unit counter id -> (mil, morph, RV) (SGE-RES-2)."""
+        """System unit counter id -> (mil, morph, RV): each system unit has a military
+        factor, a morphogenetic factor and a resource value (SGE-RES-1), from the counter mix
+        of SGE-RES-2."""
         out: dict[str, tuple[int, int, int]] = {}
         k = 0
         for row in self.tables["system_units"]["counters"]:

@@ -4,8 +4,8 @@ How the phase runs (procedure ``phase1``, SGE-SEQ-3):
 
 1. Scheduled items of this turn act (SGE-POOL-7, SGE-POOL-8): markers join the pool, and
    Scenario 5's Trans-human usurpers are placed (SGE-USU-4).
-2. The number of draws N is computed once (SGE-CI-10 to SGE-CI-12, plus one per Institute on a
-   Chaos system unit).
+2. The number of draws N is computed once (SGE-CI-10, SGE-CI-11, SGE-CI-12, plus one per
+   Institute on a Chaos system unit).
 3. Markers are drawn one at a time, without replacement (SGE-POOL-2); an empty pool takes the
    discard pile back (SGE-POOL-3). A revealed marker whose optional rule is off leaves play
    and is replaced at once (SGE-POOL-4). Otherwise the player may cancel it with an Institute
@@ -237,9 +237,10 @@ def replace_with_substitute(ctx: Ctx, frame: dict) -> None:
 
 
 def draw_marker(ctx: Ctx, skip: list[str], substitute: bool = False) -> str | None:
-    """SGE-POOL-2, SGE-POOL-3: one uniform draw without replacement; an empty pool takes the
-    discard pile back; both empty gives None. Markers in ``skip`` are not drawn: they are the
-    Spectacle returned in this substitute chain, whose redraw would only be returned again."""
+    """SGE-POOL-2, SGE-POOL-3: one uniform draw without replacement, from the seeded generator
+    and logged as a draw with its face (SGE-DICE-10); an empty pool takes the discard pile back;
+    both empty gives None. Markers in ``skip`` are not drawn: they are the Spectacle returned in
+    this substitute chain, whose redraw would only be returned again."""
     st = ctx.state
     pool = st["pool"]
 
@@ -959,8 +960,8 @@ def ev_institute(ctx: Ctx, ev: dict) -> str:
 # ---------------------------------------------------------------------------- Invaders
 @marker("INVADERS")
 def ev_invaders(ctx: Ctx, ev: dict) -> str:
-    """SGE-EV-INVADERS, SGE-INV-1 to SGE-INV-3: leadership from the Chaos leader pool (else
-    SGE-LDR-7), one die per leadership point, then entry at the rim."""
+    """SGE-EV-INVADERS, SGE-INV-1, SGE-INV-2, SGE-INV-3: leadership from the Chaos leader pool
+    (else SGE-LDR-7), one die per leadership point, then entry at the rim."""
     m = ev["marker"]
     leader, from_pool = ctx.draw_chaos_leader("SGE-INV-1", "Invader leadership")
     table = ctx.data["invaders"]
@@ -973,6 +974,7 @@ def ev_invaders(ctx: Ctx, ev: dict) -> str:
             else:
                 codes.append(code)
     n = invader_entry(ctx, ctx.random_sector("SGE-EV-INVADERS", "Invaders Appear"))
+    # SGE-LDR-8: the leader marker stays with the force until the force ends.
     fid = ctx.new_force("invader", leader, "SGE-EV-INVADERS", leader_marker=from_pool, marker=m)
     for code in codes:
         ctx.place_unit(code, CHAOS, n, "SGE-EV-INVADERS", force=fid, why="Invaders Appear")
@@ -1097,7 +1099,8 @@ def join_force(ctx: Ctx, uid: str, fid: str, rule: str) -> None:
 # ---------------------------------------------------------------------------- Power Struggle
 @marker("POWER-STRUGGLE")
 def ev_power_struggle(ctx: Ctx, ev: dict) -> str:
-    """SGE-EV-POWER-STRUGGLE, SGE-LDR-4: a die for each Imperial leader on the map."""
+    """SGE-EV-POWER-STRUGGLE, SGE-LDR-4, SGE-LDR-5: a die for each Imperial leader on the
+    map."""
     m = ev["marker"]
     face_max = ctx.data["event_values"]["power_struggle_eliminate_face_max"]
     holders = sorted((u["loc"], uid) for uid, u in ctx.units.items()
@@ -1117,8 +1120,8 @@ def ev_power_struggle(ctx: Ctx, ev: dict) -> str:
 @marker("REBELLION")
 def ev_rebellion(ctx: Ctx, ev: dict) -> str:
     """SGE-EV-REBELLION, SGE-DICE-7, SGE-DICE-8, SGE-POOL-20: search up (then down) for an
-    Imperial unit that can flip; every Imperial unit there turns Rebel and the Imperial
-    leaders there are removed (those on IO units too)."""
+    Imperial unit that can flip; every Imperial unit there turns Rebel (SGE-REB-1) and the
+    Imperial leaders there are removed (those on IO units too, SGE-LDR-5)."""
     m = ev["marker"]
     start = ctx.random_sector("SGE-EV-REBELLION", "Rebellion")
     n = search(ctx, start, lambda s: ctx.flippable_at(s, mobile_only=False), True, top_sector(ctx),

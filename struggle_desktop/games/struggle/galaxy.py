@@ -1,10 +1,11 @@
 """The Struggle galaxy map: validation (SGE-MAP-13) and the derived graph the rules use.
 
 The map arrives as the already-parsed YAML dictionary of SGE-MAP-1 (the data loader reads
-the file and checks its schema). :func:`check_galaxy` checks it against SGE-MAP-1..11 and
-returns the problems, split as SGE-MAP-13 says: breaking SGE-MAP-1, -2, -3, -5, -7, -8 or
--9 is an error, breaking SGE-MAP-4, -6, -10 or -11 is only a warning, because a user's map
-of the printed game may differ from the project's reconstruction. :func:`load_galaxy`
+the file and checks its schema). :func:`check_galaxy` checks it against the map rules and
+returns the problems, split as SGE-MAP-13 says: breaking SGE-MAP-1, SGE-MAP-2, SGE-MAP-3,
+SGE-MAP-5, SGE-MAP-7, SGE-MAP-8 or SGE-MAP-9 is an error, breaking SGE-MAP-4, SGE-MAP-6,
+SGE-MAP-10 or SGE-MAP-11 is only a warning, because a user's map of the printed game may
+differ from the project's reconstruction. :func:`load_galaxy`
 refuses a map with errors (raising :class:`MapError`, which names the rule) and otherwise
 builds a :class:`Galaxy`.
 
@@ -447,11 +448,12 @@ def _analyse(data: Any) -> _Analysis:
 
 
 def check_galaxy(data: Any) -> tuple[list[MapIssue], list[MapIssue]]:
-    """Check a parsed map against SGE-MAP-1..11 (SGE-MAP-13).
+    """Check a parsed map against the map rules (SGE-MAP-13).
 
     Returns ``(errors, warnings)``, lists of :class:`MapIssue`. Errors break a hard rule
-    (SGE-MAP-1, -2, -3, -5, -7, -8, -9) and make the map unusable; warnings break a count,
-    layout or scenario rule (SGE-MAP-4, -6, -10, -11). The shipped map has neither.
+    (SGE-MAP-1, SGE-MAP-2, SGE-MAP-3, SGE-MAP-5, SGE-MAP-7, SGE-MAP-8, SGE-MAP-9) and make the
+    map unusable; warnings break a count, layout or scenario rule (SGE-MAP-4, SGE-MAP-6,
+    SGE-MAP-10, SGE-MAP-11). The shipped map has neither.
     """
     an = _analyse(data)
     return list(an.errors), list(an.warnings)
@@ -557,8 +559,9 @@ class Galaxy:
 def load_galaxy(data: dict) -> Galaxy:
     """Validate a parsed map (SGE-MAP-13) and build its :class:`Galaxy`.
 
-    Raises :class:`MapError` naming the first broken hard rule; warnings (SGE-MAP-4, -6,
-    -10, -11) do not stop the load and are kept in ``Galaxy.warnings``.
+    Raises :class:`MapError` naming the first broken hard rule; warnings (SGE-MAP-4,
+    SGE-MAP-6, SGE-MAP-10, SGE-MAP-11) do not stop the load and are kept in
+    ``Galaxy.warnings``.
     """
     an = _analyse(data)
     if an.errors:

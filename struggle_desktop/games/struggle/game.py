@@ -33,13 +33,13 @@ from struggle_desktop.games.struggle.registry import RULES
 RULES_VERSION = "sge-rules-4"
 
 OPTION_HELP = {
-    "imperial_order": "Imperial Order units (SGE-IO-1..3)",
-    "trans_humans": "Trans-humans (SGE-TH-1..4)",
-    "nexus": "Imperial Nexus markers (SGE-NEX-1..5)",
+    "imperial_order": "Imperial Order units (SGE-IO)",
+    "trans_humans": "Trans-humans (SGE-TH)",
+    "nexus": "Imperial Nexus markers (SGE-NEX)",
     "illumination": "Illumination, Repression and Suppression (SGE-ILL, SGE-REP, SGE-SUP)",
-    "stargates": "Stargates (SGE-STG-1..3)",
-    "increased_resources": "Increased Resources (SGE-IRS-1..3)",
-    "expeditions": "Expeditions (SGE-EXP-1..4)",
+    "stargates": "Stargates (SGE-STG)",
+    "increased_resources": "Increased Resources (SGE-IRS)",
+    "expeditions": "Expeditions (SGE-EXP)",
 }
 
 

@@ -1,5 +1,6 @@
 """The Imperial phases: 7 income, 8 maintenance, 9 recruitment, 10 movement, 11 combat,
-12 colonization and 14 Extropy and End of Turn (SGE-SEQ-9..14, SGE-SEQ-16).
+12 colonization and 14 Extropy and End of Turn (SGE-SEQ-9, SGE-SEQ-10, SGE-SEQ-11,
+SGE-SEQ-12, SGE-SEQ-13, SGE-SEQ-14, SGE-SEQ-16).
 
 Each phase is a procedure ``phase<k>``; its player decisions are prompts whose legal actions
 are registered here with ``@prompt`` and, for the large ones, a ``@checker`` that tests one
@@ -186,7 +187,7 @@ def recruit_slots(ctx: Ctx) -> dict[int, int]:
 
 
 def unit_type_reason(ctx: Ctx, code) -> str | None:
-    """Why a unit type cannot be bought now anywhere, or None (SGE-REC-6/8, SGE-IO-3,
+    """Why a unit type cannot be bought now anywhere, or None (SGE-REC-6, SGE-REC-8, SGE-IO-3,
     SGE-TH-3)."""
     t = ctx.data.unit_types.get(code) if isinstance(code, str) else None
     if t is None:
@@ -290,7 +291,8 @@ def marker_site_reason(ctx: Ctx, marker: str, n) -> str | None:
 
 
 def recruit_options(ctx: Ctx) -> list[dict]:
-    """Every purchase possible now (SGE-SEQ-11), without "done"."""
+    """Every purchase possible now (SGE-SEQ-11), without "done": units and markers, never a
+    leader (leaders are not bought, SGE-LDR-6)."""
     actions: list[dict] = []
     types = [code for code in ctx.data.unit_types if unit_type_reason(ctx, code) is None]
     if types:
@@ -407,8 +409,9 @@ def ma_left(ctx: Ctx, uid: str) -> int:
 def costs_from(ctx: Ctx, start: int, budget: int) -> dict[int, int]:
     """Least MA cost from ``start`` to every sector reachable within ``budget`` (start left
     out). One MA per step across a shared edge; one hop between Stargate sectors costs the
-    table's Stargate price (SGE-STG-2); nobody leaves a Living Nebula sector (SGE-EV-NEBULA),
-    so a Nebula sector may end a move but never lies on its way. Returns a fresh dict."""
+    table's Stargate price (Stargates enhance movement, SGE-STG-1, SGE-STG-2); nobody leaves a
+    Living Nebula sector (SGE-EV-NEBULA), so a Nebula sector may end a move but never lies on
+    its way. Returns a fresh dict."""
     return dict(_shared_costs(ctx, start, budget))
 
 

@@ -79,7 +79,8 @@ def problems(game, state: dict) -> list[str]:
             out.append(f"Imperial leader on Chaos unit {uid}")
         if u["side"] == CHAOS and u["loc"] is None:
             out.append(f"Chaos unit {uid} off the map")
-    # Leaders: pools plus leaders in play equal the starting pools.
+    # Leaders: pools plus leaders in play equal the starting pools (a Chaos leader marker is
+    # with its IE or force, or back in the pool, SGE-LDR-8).
     imp = Counter(state["imp_leaders"])
     imp.update(u["leader"] for u in state["units"].values() if u["leader"])
     imp.update((state.get("setup_hand") or {}).get("leaders", []))

@@ -36,7 +36,7 @@ MAP_VERBS = {"place", "move", "move_stack", "buy_unit", "buy_marker", "attack", 
 # ------------------------------------------------------------------------------ map
 def map_layout(game) -> dict:
     """Polygons, names and label points of every sector and Void cell, in map units: what the
-    map display draws (SGE-MAP-16), with each sector's neighbours for hover highlighting."""
+    map display draws (SGE-MAP-16), with each sector's neighbours for the window to show."""
     g = game.data.galaxy
     return {
         "title": g.title,

@@ -74,7 +74,7 @@ def new_state(data: StruggleData, scenario: dict, base: dict, seed: int, options
         "aliens": [],
         "institutes": [],
         "expedition_sites": [],
-        "nexus": [],
+        "nexus": [],   # sectors: a Nexus is a marker, not a unit (SGE-NEX-5)
         "stargates": [],
         "leviathan": False,
         "effects": [],
@@ -147,7 +147,8 @@ def imperial_sectors(ctx: Ctx, sc: dict) -> None:
     g = ctx.galaxy
     spec = sc["imperial_systems"]
     if spec.get("parity"):
-        # SGE-SCN-2 item 4: even gives an Imperial system, odd a Chaos one (SGE-DICE-2/3).
+        # SGE-SCN-2 item 4: even gives an Imperial system, odd a Chaos one (SGE-DICE-2,
+        # SGE-DICE-3).
         for n in g.system_sectors:
             face = ctx.roll("d10", "SGE-DICE-2", f"Civil War: sector {fmt_sector(n)}",
                             refs=[sector_ref(n)])
@@ -298,7 +299,7 @@ def placement_sectors(ctx: Ctx) -> list[int]:
 
 
 def nexus_sites(ctx: Ctx) -> list[int]:
-    """SGE-NEX-2: Imperial-controlled, no Nexus there or next door."""
+    """SGE-NEX-1, SGE-NEX-2: Imperial-controlled, no Nexus there or next door."""
     nexus = ctx.state["nexus"]
     out = []
     for n in ctx.imperial_system_sectors():

@@ -70,7 +70,7 @@ def parse_seed(text: str) -> int:
 
 
 def option_title(help_text: str) -> tuple[str, str]:
-    """Split an option's help ('Stargates (SGE-STG-1..3)') into its name and its rule IDs."""
+    """Split an option's help ('Stargates (SGE-STG)') into its name and its rule IDs."""
     if help_text.endswith(")") and " (SGE" in help_text:
         name, _, rules = help_text.rpartition(" (")
         return name, rules[:-1]

@@ -199,7 +199,8 @@ def test_no_recruits_where_chaos_mobile_units_stand_or_without_a_system():
 
 
 def test_io_and_th_need_their_optional_rules():
-    """SGE-IO-3, SGE-TH-3, SGE-REC-8: IO and TH units can be bought only with their rules."""
+    """SGE-IO-3, SGE-TH-1, SGE-TH-3, SGE-REC-8: IO and TH units can be bought only with
+    their optional rules."""
     state = empty(rp=30, options=NONE)
     put_system(state, 1, IMP, rv=4)
     phase(state, 9)
@@ -389,6 +390,24 @@ def test_stargate_hop_costs_one_ma():
     costs = reachable(context(state), sf)
     assert costs[50] == 1
     assert all(costs[m] == 2 for m in GALAXY.neighbours[50] if GALAXY.dist[1][m] > 2)
+
+
+def test_no_stacking_limit():
+    """SGE-SEQ-18: any number of units of both sides share a sector: a unit may move into a
+    sector that already holds twenty Imperial and twenty Chaos units."""
+    state = empty()
+    crowded = GALAXY.neighbours[1][0]
+    for _ in range(20):
+        put_unit(state, "SF", crowded)
+        put_unit(state, "AF", crowded, side=CHAOS)
+    sf = put_unit(state, "SF", 1)
+    phase(state, 10)
+    assert reason(state, {"verb": "move", "unit": sf, "to": crowded}) is None
+    act(state, {"verb": "move", "unit": sf, "to": crowded})
+    here = [u for u in state["units"].values() if u["loc"] == crowded]
+    assert state["units"][sf]["loc"] == crowded
+    assert sum(u["side"] == IMP for u in here) == 21
+    assert sum(u["side"] == CHAOS for u in here) == 20
 
 
 def test_move_stack_moves_only_units_that_can_reach():

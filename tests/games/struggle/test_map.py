@@ -1,4 +1,4 @@
-"""The shipped galaxy map, assets/maps/struggle-galaxy.yaml, against SGE-MAP-1..16.
+"""The shipped galaxy map, assets/maps/struggle-galaxy.yaml, against the map rules.
 
 Each test names the rules it checks. The map is read once with yaml.safe_load; tests that
 break it work on deep copies.
@@ -490,7 +490,7 @@ def test_labels_and_sizes_leave_room_sge_map_16(raw, galaxy):
 
 
 def test_shipped_map_is_clean_sge_map_13(raw):
-    """SGE-MAP-13: the shipped map passes SGE-MAP-1..11 with no errors and no warnings."""
+    """SGE-MAP-13: the shipped map passes check_galaxy with no errors and no warnings."""
     errors, warnings = check_galaxy(copy.deepcopy(raw))
     assert errors == []
     assert warnings == []
@@ -646,7 +646,8 @@ def test_no_void_sge_map_5(data):
 
 
 def test_soft_rules_only_warn_sge_map_13(data):
-    """SGE-MAP-13: breaking SGE-MAP-4, -6, -10 or -11 only warns; the map still loads."""
+    """SGE-MAP-13: breaking SGE-MAP-4, SGE-MAP-6, SGE-MAP-10 or SGE-MAP-11 only warns; the
+    map still loads."""
     by_number = {s["number"]: s for s in data["sectors"]}
     by_number[13]["is_system"] = False          # SGE-MAP-4: 13 must be a system, 45 in all
     by_number[20]["arm"] = "Orion"              # SGE-MAP-10: 20 is on Norma

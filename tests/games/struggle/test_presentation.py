@@ -60,10 +60,21 @@ def test_combat_preview_probabilities_add_up_to_one(game):
 
 
 def test_map_layout_has_every_sector_with_a_polygon(game):
+    """SGE-MAP-16: the layout the window draws gives every sector its number, name, arm and
+    system symbol, marks the Core, lists the Void cells, and names each sector's neighbours:
+    exactly the map's adjacency."""
     layout = game.map_layout()
+    galaxy = game.data.galaxy
     assert [s["number"] for s in layout["sectors"]] == list(range(1, 77))
     assert all(len(s["polygon"]) >= 3 for s in layout["sectors"])
     assert layout["core"] == 1 and layout["voids"]
+    assert len(layout["voids"]) == len(galaxy.void_cells)
+    for s in layout["sectors"]:
+        n = s["number"]
+        assert (s["name"], s["arm"], s["system"]) == (galaxy.name[n], galaxy.arm[n],
+                                                       galaxy.is_system[n]), n
+        assert s["core"] is (n == 1), n
+        assert sorted(s["neighbours"]) == sorted(galaxy.neighbours[n]), n
 
 
 def test_manual_adjustment_moves_a_unit_logs_it_and_keeps_the_prompt(game):

@@ -2,7 +2,10 @@
 
 Every table and scenario is loaded with ``yaml.safe_load`` and validated against its JSON Schema
 (struggle_desktop/games/struggle/schemas). The remaining tests compare the data with the numbers
-stated in rules-struggle.md; each one names the rule IDs it checks in its docstring.
+stated in rules-struggle.md. A test names a rule ID only where that rule is itself the table, list
+or set-up it checks (SGE-REC-2's unit values, SGE-CMB-8's table, a scenario's set-up); a value
+that a rule only uses (an attack limit, a die modifier, a cap) is checked here without the rule's
+ID, and the rule is exercised by playing positions in the other test files.
 """
 
 from __future__ import annotations
@@ -244,7 +247,8 @@ def test_misc_decided_entries_cite_decided_rules():
 
 
 def test_banded_tables_are_ordered_and_open_ended():
-    """SGE-DICE-5: banded tables ascend, and their highest row is open-ended."""
+    """Banded tables ascend, and their highest row is open-ended (reading a roll beyond a
+    table is exercised in test_combat.py and test_aliens.py)."""
     bands = [
         table("ie_recruiting")["rows"],
         table("aert")["rows"],
@@ -304,7 +308,9 @@ def test_unit_types():
 
 
 def test_unit_optional_rules_and_loyalty():
-    """SGE-IO-2, SGE-IO-3, SGE-TH-1: IO and TH need their rules; only IO never converts."""
+    """units.yaml: IO and TH name the optional rule they need; only IO is flagged never to
+    convert (the rules that read these flags are exercised in test_imperial.py and
+    test_combat.py)."""
     units = table("units")["mobile_units"]
     assert {c: u["needs"] for c, u in units.items() if u["needs"]} == {
         "IO": "imperial_order", "TH": "trans_humans",
@@ -361,7 +367,8 @@ def test_marker_inventory():
 
 
 def test_marker_prices():
-    """SGE-REC-9, SGE-NEX-2, SGE-ILL-2, SGE-STG-3, SGE-IRS-1: marker prices in RP."""
+    """SGE-REC-9, SGE-ILL-2: marker prices in RP (buying at these prices is exercised in
+    test_imperial.py)."""
     assert table("markers")["prices"] == {
         "nexus": 5, "illumination": 2, "illumination_enlightenment": 1,
         "repression_per_rp": 1, "repression_per_rp_paranoia": 2,
@@ -483,7 +490,8 @@ def test_markers_per_round():
 
 
 def test_ci_track_limits():
-    """SGE-CI-1, SGE-CI-8, SGE-CI-9, SGE-CI-12, SGE-VIC-3: floor, half points, turn-1 cap, collapse."""
+    """ci_track.yaml: floor, half points, turn-1 cap and collapse point (the CI rules that
+    use them are exercised in test_audit.py, test_events.py and test_turn.py)."""
     data = table("ci_track")
     assert data["collapse_at"] == 100
     assert data["turn1_cap"] == 95
@@ -553,7 +561,9 @@ def test_combat_results_table():
 
 
 def test_combat_limits():
-    """SGE-CMB-4, SGE-CMB-7, SGE-CMB-13: one attack per type and sector, one leader per side, ties to morph."""
+    """combat_limits.yaml: one attack per type and sector, one leader per side, ties to morph.
+    The rules are played in test_imperial.py (attack limits), test_combat.py (die modifiers,
+    the Chaos attack type) and test_chaos_ops.py (the Alliance attack type)."""
     data = table("combat_limits")
     assert data["attacks_per_sector_per_type"] == 1
     assert data["leaders_per_side"] == 1
@@ -561,7 +571,9 @@ def test_combat_limits():
 
 
 def test_militarism_and_pacifism_modifiers():
-    """SGE-EV-MILITARISM, SGE-EV-PACIFISM: +1/-1 die modifiers, mirrored, cancelling each other."""
+    """combat_limits.yaml: Militarism's and Pacifism's +1/-1 die modifiers, mirrored (their
+    effect on attacks, and their cancelling each other, are played in test_events.py and
+    test_combat.py)."""
     data = table("combat_limits")
     assert data["militarism"] == {"military": 1, "morph": -1}
     assert data["pacifism"] == {"military": -1, "morph": 1}
@@ -590,7 +602,8 @@ def test_usurpation_table():
 
 
 def test_usurpation_results():
-    """SGE-USU-3: Recruit adds an SF (a CG for morph-heavy forces); Coup adds a die and converts on 0-2."""
+    """usurpation.yaml: Recruit adds an SF (a CG for morph-heavy forces); Coup adds a die and
+    converts on 0-2 (the results are played in test_chaos_ops.py)."""
     data = table("usurpation")
     assert data["recruit"] == {"default": "SF", "morph_heavy": "CG"}
     assert data["coup_ci_dice"] == 1
@@ -598,7 +611,7 @@ def test_usurpation_results():
 
 
 def test_mutant_leadership():
-    """SGE-POOL-18, SGE-EV-MUTANT: the Mutant's leadership 5 is used on the Usurpation Table."""
+    """SGE-USU-2: on the Usurpation Table the Mutant's leader value is 5."""
     assert table("usurpation")["mutant_leadership"] == 5
 
 
@@ -620,11 +633,12 @@ def test_ie_recruiting_table():
 
 
 def test_ie_recruiting_zero_and_rolls():
-    """SGE-DICE-4, SGE-IE-5: a 0 reads as 10 on the IE table; one roll per 4 available RV."""
+    """ie_recruiting.yaml: a 0 reads as 10 on the IE table; one roll per 4 available RV (both
+    are played in test_chaos_ops.py)."""
     data = table("ie_recruiting")
     assert data["zero_counts_as"] == 10
     assert data["rv_per_roll"] == 4
-    # the seed's maxima: 10 + 2 x 4 = 18 and 10 + 3 x 4 = 22 (SGE-DICE-4)
+    # the seed's maxima: 10 + 2 x 4 = 18 and 10 + 3 x 4 = 22
     assert data["zero_counts_as"] + 2 * 4 == 18
     assert data["zero_counts_as"] + 3 * 4 == 22
 
@@ -638,7 +652,8 @@ def test_invaders_table():
 
 
 def test_invaders_without_trans_humans():
-    """SGE-INV-3: without the Trans-humans rule a TH result gives one SF."""
+    """invaders.yaml: without the Trans-humans rule a TH result gives one SF (played in
+    test_events.py)."""
     assert table("invaders")["th_replacement"] == ["SF"]
 
 
@@ -683,7 +698,8 @@ def test_expedition_markers():
 
 
 def test_illumination_effects():
-    """SGE-ILL-3: one marker per turn; CI minus half a die rounded up, or a TH in the Core or a Nexus sector."""
+    """illumination.yaml: one marker per turn; CI minus half a die rounded up, or a TH in the
+    Core or a Nexus sector (both effects are played in test_imperial.py)."""
     data = table("illumination")
     assert data["per_turn"] == 1
     assert data["ci_reduction"] == "half_die_rounded_up"
@@ -691,9 +707,8 @@ def test_illumination_effects():
 
 
 def test_event_values():
-    """SGE-EV-REFORMS, SGE-EV-TROOPS-PAY, SGE-EV-POWER-STRUGGLE, SGE-EV-WEB-RAIDERS, SGE-EV-MESSIAH,
-    SGE-EV-MUTANT, SGE-CMB-11, SGE-EV-INSTITUTE, SGE-EV-ROBOTS, SGE-EV-TH-APPEAR, SGE-CI-5, SGE-CI-7,
-    SGE-VIC-4: the numbers printed in the event texts."""
+    """event_values.yaml: the numbers printed in the event texts (each event is played with
+    them in test_events.py, test_aliens.py, test_combat.py and test_turn.py)."""
     data = table("event_values")
     assert data["payment_convert_face_max"] == 2
     assert data["payment_rp_per_unit"] == 1
@@ -713,9 +728,8 @@ def test_event_values():
 
 
 def test_misc_decided_values():
-    """SGE-DICE-6, SGE-REC-4, SGE-RES-3, SGE-SEQ-14, SGE-SEQ-18, SGE-REC-8, SGE-RES-6, SGE-RES-10,
-    SGE-LDR-3, SGE-IE-1, SGE-IE-10, SGE-ALN-3, SGE-NEX-2, SGE-NEX-3, SGE-REP-2, SGE-SUP-2,
-    SGE-STG-2, SGE-STG-3, SGE-IRS-1, SGE-IRS-2, SGE-EXP-2: further decided numbers."""
+    """misc_decided.yaml: further decided numbers, each entry naming its own rules (checked by
+    test_misc_decided_entries_cite_decided_rules); the rules are played in the other files."""
     d = table("misc_decided")
     assert (d["random_sector"]["max_sector"], d["random_sector"]["attrition_max_sector"]) == (76, 57)
     pf = d["parenthesized_factors"]
@@ -742,7 +756,8 @@ def test_misc_decided_values():
 
 
 def test_victory_levels():
-    """SGE-VIC-2, SGE-VIC-6: five levels from Collapse to Galactic; VP = Imperial system sectors."""
+    """SGE-VIC-1: five levels from Collapse to Galactic. victory.yaml also counts VP by Imperial
+    system sectors and names the further outcomes (played in test_turn.py)."""
     data = table("victory")
     assert data["levels"] == ["collapse", "decline", "survival", "expanding", "galactic"]
     assert data["vp"] == "imperial_system_sectors"
@@ -883,7 +898,8 @@ def test_scenario_setups():
 
 
 def test_scenario_chaos_forces():
-    """SGE-SCN-3, SGE-SCN-4, SGE-SCN-6, SGE-REB-3: set-up Rebels (RV x 1, 2, 3) and the IEs #5 and #6."""
+    """SGE-SCN-3, SGE-SCN-4, SGE-SCN-6: set-up Rebels (RV x 1, 2, 3) and the IEs #5 and #6
+    (the Rebel rolls themselves are played in test_setup.py)."""
     rebels = {sid: scenario(sid)["rebels"] for sid in SETUPS}
     assert rebels["3"] == {"multiplier": 1, "before_ies": False}
     assert rebels["4"] == {"multiplier": 2, "before_ies": True}
@@ -903,12 +919,13 @@ def test_scenario_chaos_forces():
 
 
 def test_scenario_1_rebels():
-    """SGE-SCN-1: Rebels rolled per SGE-REB-3 with the RV times 1."""
+    """SGE-SCN-1: the set-up Rebels are rolled with the RV times 1."""
     assert scenario("1")["rebels"]["multiplier"] == 1
 
 
 def test_scenario_2_parity_setup():
-    """SGE-SCN-2, SGE-SEQ-20, SGE-CI-14: parity rolls for systems and forces, at most 2 per sector, CI 70."""
+    """SGE-SCN-2, SGE-CI-14: parity rolls for systems and forces, at most 2 per sector, CI 70
+    (how the set-up reads them is played in test_setup.py)."""
     s = scenario("2")
     assert s["imperial_systems"] == {"parity": True}
     assert s["chaos_systems"] == {"from_parity": True}
@@ -920,7 +937,8 @@ def test_scenario_2_parity_setup():
 
 
 def test_first_turn_rounds():
-    """SGE-CI-11, SGE-CI-12: two rounds on turn 1 in Scenarios 2-4, three in 5-6, one in Scenario 1."""
+    """SGE-CI-11: two rounds on turn 1 in Scenarios 2-4, three in 5-6, one in Scenario 1 (the
+    draws they make are counted in test_events.py)."""
     rounds = {sid: scenario(sid)["first_turn_rounds"] for sid in SETUPS}
     assert rounds == {"1": 1, "2": 2, "3": 2, "4": 2, "5": 3, "6": 3}
     per_round = table("ci_track")["markers_per_round"]
@@ -945,7 +963,8 @@ def test_required_options():
 
 
 def test_scheduled_markers_come_from_the_pool():
-    """SGE-POOL-7, SGE-POOL-22, SGE-USU-4: Scenario 5 and 6 schedules use the pool's own markers."""
+    """SGE-POOL-7, SGE-SCN-5, SGE-SCN-6: Scenario 5 and 6 schedules use the pool's own markers
+    (taking them out of the pool is played in test_setup.py, placing them in test_events.py)."""
     pool = {m["id"]: m["count"] for m in table("event_pool")["markers"]}
     for sid in SETUPS:
         for entry in scenario(sid)["scheduled"]:
@@ -972,20 +991,22 @@ def test_scheduled_markers_come_from_the_pool():
 
 
 def test_leviathan_scenarios():
-    """SGE-SCN-4, SGE-SCN-5, SGE-POOL-22: Leviathan starts in effect; Scenario 5 also removes the second."""
+    """SGE-SCN-4, SGE-SCN-5: Leviathan starts in effect; Scenario 5 also removes the second."""
     got = {sid: scenario(sid)["leviathan"] for sid in SETUPS}
     assert got == {"1": None, "2": None, "3": None, "4": "in_effect",
                    "5": "in_effect_remove_second", "6": None}
 
 
 def test_scenario_5_rebellion_limit():
-    """SGE-POOL-21: at most two Rebellions on turn 1 of Scenario 5."""
+    """SGE-SCN-5: at most two Rebellions on turn 1 of Scenario 5 (the limit is played in
+    test_events.py)."""
     got = {sid: scenario(sid)["turn1_rebellion_limit"] for sid in SETUPS}
     assert got == {"1": None, "2": None, "3": None, "4": None, "5": 2, "6": None}
 
 
 def test_sweep_of_empire():
-    """SGE-SCN-7, SGE-VIC-4: a mode over a base scenario, unlimited turns, Universal Victory at CI <= 10."""
+    """SGE-SCN-7: a mode over a base scenario, unlimited turns, Universal Victory at CI <= 10
+    (played in test_turn.py)."""
     s = scenario("7")
     assert s["mode"] == "sweep"
     assert s["turns"] is None
