@@ -1,7 +1,8 @@
 """Hex-map geometry for games played on a rectangle of hexes: pure Python, no Qt.
 
-Written for Noble Houses (rules-nobles.md, NH-MAP-1 to NH-MAP-5) but game-agnostic: it knows
-hexes, the board's bounds, neighbours, distances, paths and pixels, never terrain or units.
+Written for Noble Houses (rules-nobles.md, NH-MAP-1, NH-MAP-2, NH-MAP-3, NH-MAP-4, NH-MAP-5)
+but game-agnostic: it knows hexes, the board's bounds, neighbours, distances, paths and pixels,
+never terrain or units.
 
 Conventions (NH-MAP-2):
 
@@ -243,9 +244,9 @@ class HexGrid:
         """Hexes reachable from ``start`` in at most ``steps`` moves, each move to a neighbour,
         entering only hexes for which ``passable(hex)`` is true -> the fewest moves needed.
 
-        Written for jump ranges such as Noble Houses' (NH-MOV-3 to NH-MOV-7, NH-MAP-18): the
-        path may cross any passable hex, and the caller keeps the destinations its rules allow
-        (there: system hexes other than the start)::
+        Written for jump ranges such as Noble Houses' (NH-MOV-3, NH-MOV-4, NH-MOV-5, NH-MOV-6,
+        NH-MOV-7, NH-MAP-18): the path may cross any passable hex, and the caller keeps the
+        destinations its rules allow (there: system hexes other than the start)::
 
             reach = grid.reachable(ship, 3, passable=lambda h: h not in obstacles)
             moves = [h for h in reach if h in systems and h != ship]

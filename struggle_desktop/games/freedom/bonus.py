@@ -1,4 +1,6 @@
-"""The bonus dice rolls count of a mission group (FIG-BDR-1 to FIG-BDR-13).
+"""The bonus dice rolls count of a mission group: the bonus die rules, FIG-BDR (each function
+names the IDs it implements; the dash cells, FIG-BDR-3, are in missions.py, the variant rows,
+FIG-BDR-7, in context.py, the charts in the tables of data.py).
 
 :func:`bonus_terms` lists the terms of the count, each ``(label, value, rule)``, so the log can
 show every one (FIG-BDR-1); :func:`missing_for_count` names the ratings the count needs that the
@@ -15,14 +17,15 @@ Term = tuple[str, int, str]
 
 
 def missing_for_count(ctx: Ctx, group: dict) -> list[tuple[str, str]]:
-    """``[(character, rating)]`` the count needs and lacks: the Q prisoner's intelligence."""
+    """``[(character, rating)]`` the count needs and lacks: the Q prisoner's intelligence
+    (FIG-BDR-13)."""
     if group["mission"] == "Q" and ctx.rating(group["target"], "intelligence") is None:
         return [(group["target"], "intelligence")]
     return []
 
 
 def bonus_count(ctx: Ctx, group: dict) -> tuple[int, list[Term]]:
-    """The count (never below 0) and its terms."""
+    """The count (never below 0) and its terms (FIG-BDR-1); "lose all" makes it 0 (FIG-BDR-10)."""
     terms = bonus_terms(ctx, group)
     if group["lose_all"]:
         return 0, terms + [("all bonus rolls lost", 0, "FIG-BDR-10")]
@@ -30,6 +33,8 @@ def bonus_count(ctx: Ctx, group: dict) -> tuple[int, list[Term]]:
 
 
 def bonus_terms(ctx: Ctx, group: dict) -> list[Term]:
+    """FIG-BDR-1: the terms of the count, J and Q by their own (FIG-BDR-12, FIG-BDR-13), and the
+    adjustments from events and creatures (FIG-BDR-10)."""
     letter = group["mission"]
     if letter == "J":
         return j_terms(ctx, group)
@@ -50,7 +55,7 @@ def _cell(ctx: Ctx, name: str, letter: str, group: dict):
 
 
 def chart_terms(ctx: Ctx, group: dict) -> list[Term]:
-    """FIG-BDR-2 to FIG-BDR-5: the leader's main value and what the others add."""
+    """FIG-BDR-2, FIG-BDR-4, FIG-BDR-5: the leader's main value and what the others add."""
     letter = group["mission"]
     how = ctx.data.mission(letter).bonus_chart
     if how == "none":
@@ -102,7 +107,8 @@ def possession_terms(ctx: Ctx, group: dict, only: list[str] | None = None) -> li
 
 
 def situational_terms(ctx: Ctx, group: dict) -> list[Term]:
-    """FIG-BDR-8: the per-mission terms of missions.yaml."""
+    """FIG-BDR-8: the per-mission terms of missions.yaml; the loyalty term reads the loyalty at
+    the start of the segment (FIG-BDR-11)."""
     env = ctx.env
     side = ctx.side
     terms: list[Term] = []

@@ -43,8 +43,8 @@ and ``phase`` ("mission"). This mode's keys:
   chits are rolled instead of drawn (FIG-CHIT-20);
 - ``drawn``: every chit drawn, in order: ``{"chit", "draw" (regular|bonus|bonus_only), "k",
   "event" (what became of its event)}``;
-- ``events``: headline -> ``applied`` or ``void`` (FIG-CHIT-10 to FIG-CHIT-12); ``ignored``:
-  what Guide!, Scout! and Security System Failure! switched off (FIG-CHIT-17);
+- ``events``: headline -> ``applied`` or ``void`` (FIG-CHIT-10, FIG-CHIT-11, FIG-CHIT-12);
+  ``ignored``: what Guide!, Scout! and Security System Failure! switched off (FIG-CHIT-17);
 - ``detection``: None (as before), ``detected`` or ``undetected``; ``medical_aid``: None,
   ``pending`` or ``used``; ``marks``: flags for the report (civil war, atrocity...);
 - ``report``: the changes gathered for the outcome, each ``{"rule", "text", ...}``.
@@ -292,7 +292,11 @@ def set_detection(ctx: Context, value: str, why: str) -> None:
 # ================================================================================ the environs
 @procedure("chit_environs")
 def chit_environs(ctx: Context, frame: dict) -> None:
-    """One environs from the first regular draw to the report (FIG-CHIT-6 to FIG-CHIT-25)."""
+    """One environs from the first regular draw to the report, by the chit-mode rules
+    (FIG-CHIT): the start (FIG-CHIT-1, FIG-CHIT-6, FIG-CHIT-20, FIG-CHIT-24), the regular draws
+    (FIG-CHIT-7), the Rebel Cells (FIG-CHIT-23), the counts and the bonus draws (FIG-CHIT-8),
+    the bonus-only missions (FIG-CHIT-19) and the report (FIG-CHIT-25); each draw is
+    ``chit_draw``'s."""
     if "answer" in frame:
         _between_answer(ctx, frame, frame.pop("answer"))
     step = frame["step"]
@@ -456,7 +460,7 @@ def _card_reminders(ctx: Context) -> None:
 @procedure("chit_draw")
 def chit_draw(ctx: Context, frame: dict) -> None:
     """One chit: revealed, perhaps re-drawn by Drama, its event applied on a regular draw, its
-    letters counted (FIG-CHIT-7 to FIG-CHIT-9, FIG-CHIT-15, FIG-CHIT-22)."""
+    letters counted (FIG-CHIT-7, FIG-CHIT-8, FIG-CHIT-9, FIG-CHIT-15, FIG-CHIT-22)."""
     answer = frame.pop("answer", None)
     step = frame["step"]
     if step == "reveal":

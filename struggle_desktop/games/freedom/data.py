@@ -50,7 +50,8 @@ PART_A_TABLES = ("recruitment_modifiers", "loyalty_modifiers", "random_events", 
                  "irate_locals", "creatures", "bonus_rebel_characters",
                  "bonus_rebel_possessions", "bonus_imperial_characters", "bonus_imperial_ships",
                  "display_names")
-#: The bonus dice rolls charts by (side, what they list) (FIG-BDR-14 to FIG-BDR-17).
+#: The bonus dice rolls charts by (side, what they list): FIG-BDR-14, FIG-BDR-15, FIG-BDR-16,
+#: FIG-BDR-17, in that order.
 CHARTS = MappingProxyType({("rebel", "character"): "bonus_rebel_characters",
                            ("rebel", "possession"): "bonus_rebel_possessions",
                            ("imperial", "character"): "bonus_imperial_characters",
@@ -69,7 +70,7 @@ def frozen(value: Any) -> Any:
 # ---------------------------------------------------------------------------------- views
 @dataclass(frozen=True)
 class RandomEvent:
-    """One row of the Random Events table (FIG-RE-1 to FIG-RE-23)."""
+    """One row of the Random Events table (the FIG-RE rules: each row carries its own ID)."""
 
     rule: str                        # FIG-RE-n, the ID its log entries carry
     first: int                       # D66 range, inclusive
@@ -102,7 +103,8 @@ class Band:
 
 @dataclass(frozen=True)
 class Mission:
-    """One Part A mission (FIG-MSN-1 to FIG-MSN-14); see the comment of missions.yaml."""
+    """One Part A mission (the FIG-MSN rules, each named in the ``rules`` of missions.yaml); see
+    the comment of missions.yaml."""
 
     letter: str
     name: str
@@ -134,7 +136,8 @@ class Mission:
 
 @dataclass(frozen=True)
 class Creature:
-    """One creature of the Creatures Chart (FIG-CRE-1 to FIG-CRE-56); see creatures.yaml."""
+    """One creature of the Creatures Chart (the FIG-CRE rules: each creature row carries its own
+    ID); see creatures.yaml."""
 
     rule: str                        # FIG-CRE-n
     name: str
@@ -198,7 +201,7 @@ class Cell:
 
 @dataclass(frozen=True)
 class ChartRow:
-    """One row of a bonus dice rolls chart (FIG-BDR-14 to FIG-BDR-17)."""
+    """One row of a bonus dice rolls chart (FIG-BDR-14, FIG-BDR-15, FIG-BDR-16, FIG-BDR-17)."""
 
     name: str                        # as printed in seed 004
     side: str

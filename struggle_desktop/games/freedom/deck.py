@@ -47,7 +47,7 @@ keys:
 Prompts (roles ``rebel`` and ``imperial``):
 
 - ``deck_pick_secret``: ``{"verb": "pick", "card": C}``, twice per side at set-up (FIG-EVT-3);
-- ``deck_play``: ``{"verb": "play", "card": C}`` or ``{"verb": "pass"}`` (FIG-EVT-4, -6);
+- ``deck_play``: ``{"verb": "play", "card": C}`` or ``{"verb": "pass"}`` (FIG-EVT-4, FIG-EVT-6);
 - ``deck_contest`` (the other side): ``{"verb": "contest"}`` or ``{"verb": "allow"}``;
   ``deck_prevail`` (the First Right holder): ``{"verb": "prevail"}`` or ``{"verb": "yield"}``;
   ``deck_forced_play`` (the contesting side): ``{"verb": "play", "card": C}`` (FIG-EVT-7);
@@ -98,7 +98,7 @@ MAX_THIEF_ROLLS = 100
 MAX_ANCORE_PLANETS = 6
 #: With no last turn, the ``simple`` policy ends the run after this game turn.
 SIMPLE_TURNS = 10
-#: Counter changes offered between segments (the players edit counters, FIG-EVT-7, -22).
+#: Counter changes offered between segments (the players edit counters, FIG-EVT-7, FIG-EVT-22).
 ADJUSTMENTS = (-5, -1, 1, 5)
 MOMENT_LABEL = {"up": "turned face-up", "due": "due", "played": "played from hand"}
 #: Which card fields each moment shows and applies (FIG-EVT-14).
@@ -627,8 +627,8 @@ def turn_up_hidden(ctx: Context, card: str) -> list[dict]:
 
 # ================================================================================ sub-rolls
 def subroll(ctx: Context, frame: dict, card, answer) -> bool:
-    """The card's sub-roll at this moment (FIG-EVT-16 to FIG-EVT-19; IS#3 in deck_leak);
-    False while a player is asked."""
+    """The card's sub-roll at this moment (FIG-EVT-16, FIG-EVT-17, FIG-EVT-18, FIG-EVT-19; IS#3
+    in deck_leak); False while a player is asked."""
     if card.sub_roll is None or card.id == "IS#3":
         return True
     table = tables(ctx).subroll_table(card.sub_roll)

@@ -11,7 +11,8 @@ track's numbers, set-up and segment) and ``events_subrolls`` (the five sub-roll 
   Galactic cards trigger;
 - every set-up place names cards whose ``start`` says the same (FIG-EVT-3);
 - every card's sub-roll table exists and names that card, and its faces cover 1-6 once
-  (FIG-EVT-16 to FIG-EVT-20); every kind has a place to go after the Due box (FIG-EVT-10).
+  (FIG-EVT-16, FIG-EVT-17, FIG-EVT-18, FIG-EVT-19, FIG-EVT-20); every kind has a place to go
+  after the Due box (FIG-EVT-10).
 
 A failed check raises :class:`~struggle_desktop.engine.errors.DataError` naming the table.
 """

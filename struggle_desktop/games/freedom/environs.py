@@ -1,5 +1,5 @@
-"""The environs context of Part A (FIG-CTX-1 to FIG-CTX-13): checking what the players entered
-and filling in the defaults.
+"""The environs context of Part A, by the context rules, FIG-CTX (each function names the IDs it
+implements): checking what the players entered and filling in the defaults.
 
 A context is a YAML mapping (a scenario's ``context``, or what a form produces). It is checked
 against ``schemas/environs.schema.yaml`` and then against what a schema cannot say (FIG-CTX-13):
@@ -42,8 +42,10 @@ def _fail(source: str, where: str, message: str) -> ContextError:
 
 
 def normalize(raw: Any, data: FreedomData, source: str = "context") -> dict:
-    """The checked context with its defaults filled in (FIG-CTX-1 to FIG-CTX-12); raises
-    ContextError naming the first offending field (FIG-CTX-13)."""
+    """The checked context with its defaults filled in; raises ContextError naming the first
+    offending field (FIG-CTX-13). The schema checks the sides (FIG-CTX-2); this function fills
+    in the coup (FIG-CTX-5), the enemy resource track (FIG-CTX-12) and the mulligans
+    (FIG-CTX-10); the functions it calls do the rest."""
     validate(raw, SCHEMA, source)
     env = clone(raw)
     _location(env, source)

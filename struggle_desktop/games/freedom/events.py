@@ -1,5 +1,6 @@
-"""The Random Events table of Part A (FIG-RE-1 to FIG-RE-23) and the Coup Aborted table
-(FIG-CA-1), dispatched on each row's ``effect_key``.
+"""The Random Events table of Part A (the FIG-RE rules: each row carries its own ID, and each
+effect function names it) and the Coup Aborted table (FIG-CA-1), dispatched on each row's
+``effect_key``.
 
 :func:`start_event` decides first whether a rolled row happens at all: a starred row seen
 before is no event (FIG-MIS-9); creature attacks after FIG-RE-3, and events that would abort a

@@ -1,5 +1,7 @@
-"""Creatures and irate locals of Part A (FIG-FOE-1 to FIG-FOE-5, FIG-CRE-1 to FIG-CRE-56,
-FIG-LOC-1 to FIG-LOC-4).
+"""Creatures and irate locals of Part A: creature attacks (FIG-FOE-1, FIG-FOE-2, FIG-FOE-3,
+FIG-FOE-4, FIG-FOE-5), the creatures themselves (the FIG-CRE rules: each creature row of
+creatures.yaml carries its own ID, which this module's log entries carry) and locals attacks
+(FIG-LOC-1, FIG-LOC-2, FIG-LOC-3, FIG-LOC-4).
 
 A creature attack (FIG-RE-11) strikes one random active group. The environs' creature comes if
 it shows itself to this side (Zops only to the Rebel and only once, Vrialta never after he is
@@ -21,7 +23,7 @@ from struggle_desktop.games.freedom.steps import abort, push_hook
 
 procedure = RULES.procedure
 
-#: Results the players may flag for a creature, beyond the fight's end (FIG-CRE-22, -30).
+#: Results the players may flag for a creature, beyond the fight's end (FIG-CRE-22, FIG-CRE-30).
 CREATURE_FLAGS = {"Hysnatons": ["survived_two_rounds"], "Muggers": ["stalemate"]}
 FIGHTS = ("combat", "intelligence_battle", "ensnare", "frost", "illusions", "mind_attack")
 
@@ -36,7 +38,8 @@ def dice_spec(text: str) -> tuple[str, int]:
 
 
 def appears(ctx: Ctx, name: str | None) -> bool:
-    """FIG-FOE-1: whether the environs' creature shows itself to the phasing side now."""
+    """FIG-FOE-1: whether the environs' creature shows itself to the phasing side now (Zops and
+    Vrialta by the game-long memory, FIG-FOE-5)."""
     if name is None:
         return False
     creature = ctx.data.creature(name)
@@ -341,8 +344,8 @@ def _is_possession(ctx: Ctx, item: str) -> bool:
 
 @procedure("locals")
 def locals_attack(ctx: Ctx, frame: dict) -> None:
-    """FIG-LOC-1 to FIG-LOC-3: the group, then the race, then the mob size; the fight is the
-    players' (FIG-HOOK-2)."""
+    """FIG-LOC-1, FIG-LOC-2, FIG-LOC-3: the group, then the race (its strength from the chart of
+    FIG-LOC-4), then the mob size; the fight is the players' (FIG-HOOK-2)."""
     rule = frame["rule"]
     env = ctx.env
     if "hook" in frame:

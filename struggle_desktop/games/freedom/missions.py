@@ -1,6 +1,6 @@
-"""The fourteen Part A missions: who may attempt what (FIG-MIS-3, FIG-MIS-4, FIG-MSN-1 to
-FIG-MSN-15), how far bonus rolls are worth rolling (FIG-MIS-25), and what success levels and
-failures do at the end (FIG-MIS-22).
+"""The fourteen Part A missions, by the mission rules, FIG-MSN (each function names the IDs it
+implements): who may attempt what (FIG-MIS-3, FIG-MIS-4), how far bonus rolls are worth rolling
+(FIG-MIS-25), and what success levels and failures do at the end (FIG-MIS-22).
 
 Requirements are the ``requires`` keys of missions.yaml. A requirement that rests on a rating
 the players have not entered yet is taken as met while the groups are formed; the assignment
@@ -25,8 +25,8 @@ legal = RULES.legal
 
 #: Where a mission may be tried in an orbit box (the introduction of section 2, FIG-MIS-5).
 ORBIT_MISSIONS = ("J", "Q")
-#: Missions whose group names a target when it is formed (FIG-MSN-1, -5, -11, -13, -14; the
-#: J target is optional: an atrocity unit, besides the captives).
+#: Missions whose group names a target when it is formed (FIG-MSN-1, FIG-MSN-5, FIG-MSN-11,
+#: FIG-MSN-13, FIG-MSN-14; the J target is optional: an atrocity unit, besides the captives).
 TARGETED = ("A", "E", "Q", "S", "T")
 
 
@@ -48,7 +48,8 @@ def free_performers(ctx: Ctx, groups: list[dict]) -> list[dict]:
 
 
 def target_options(ctx: Ctx, letter: str) -> list[Any]:
-    """What a group of ``letter`` may name as its target (None: no target)."""
+    """What a group of ``letter`` may name as its target (None: no target): A (FIG-MSN-1), E
+    (FIG-MSN-5), Q (FIG-MSN-11), S (FIG-MSN-13), T (FIG-MSN-14), J (FIG-MSN-9)."""
     env, side, enemy = ctx.env, ctx.side, ctx.enemy
     if letter == "A":
         # FIG-MSN-1: a detected enemy character, or a sovereign not the phasing side's own
@@ -155,6 +156,7 @@ def group_problem(ctx: Ctx, group: dict, others: list[dict]) -> str | None:
 
 
 def _requirement(ctx: Ctx, group: dict, req) -> str | None:
+    """One ``requires`` entry of the mission's row (FIG-MIS-4): the problem, or None."""
     env, side = ctx.env, ctx.side
     key = req["key"]
     condition = ctx.condition()
@@ -350,8 +352,9 @@ def resolution(ctx: Ctx, frame: dict) -> None:
 
 
 def loyalty_shifts(ctx: Ctx, frame: dict) -> None:
-    """FIG-MIS-22 step 1: C, D, E, then E-failure, then the Synestins; clamped, never into or
-    out of rebellion, nothing in a rebellion state."""
+    """FIG-MIS-22 step 1: C, D, E (FIG-MSN-3, FIG-MSN-4, FIG-MSN-5), then E-failure, then the
+    Synestins (FIG-CRE-44); clamped, never into or out of rebellion, nothing in a rebellion
+    state."""
     side, enemy = ctx.side, ctx.enemy
     for letter in ("C", "D", "E"):
         for g in ctx.groups:
@@ -395,7 +398,8 @@ def summon(ctx: Ctx, group: dict) -> None:
 
 
 def rebellion_changes(ctx: Ctx, frame: dict) -> None:
-    """FIG-MIS-22 step 2."""
+    """FIG-MIS-22 step 2: R (FIG-MSN-12), or a summoning (FIG-MSN-5), starts or stops a
+    rebellion."""
     flags = ctx.state["flags"]
     env = ctx.env
     start = stop = None

@@ -1,8 +1,12 @@
-"""The Part A Mission Phase of one environs, as resumable procedures (FIG-MIS-1 to FIG-MIS-25).
+"""The Part A Mission Phase of one environs, finished before the next begins (FIG-MIS-1), as
+resumable procedures: the Mission Phase rules, FIG-MIS (each procedure names the IDs it
+implements).
 
 ``mission_phase`` runs the segments in the order of FIG-MIS-2: Recruitment (FIG-REC), Mission
-Assignment (FIG-MIS-3, FIG-MIS-4), the steps of the Mission Action segment (FIG-MIS-5 to
-FIG-MIS-18; the events are in events.py, creatures and locals in foes.py), the Bonus Dice Rolls
+Assignment (FIG-MIS-3, FIG-MIS-4), the steps of the Mission Action segment (FIG-MIS-5, FIG-MIS-6
+and the rules of a step, each named where it is implemented: here, in context.py for active
+groups, in events.py with the events, in steps.py for aborts; creatures and locals are in
+foes.py), the Bonus Dice Rolls
 segment (FIG-MIS-19, FIG-MIS-20, FIG-BDR in bonus.py), the failure procedures (FIG-MIS-21), the
 resolution (FIG-MIS-22, missions.py) and the outcome report (FIG-MIS-24).
 
@@ -76,7 +80,8 @@ def new_state(data, scenario: dict, environs: dict, seed: int, options: dict, rn
 # ================================================================================ the phase
 @procedure("mission_phase")
 def mission_phase(ctx: Ctx, frame: dict) -> None:
-    """FIG-MIS-2: the segments in order; each pushes its own frames."""
+    """FIG-MIS-2: the segments in order; each pushes its own frames. The phase of this environs
+    runs to its outcome before another environs begins (FIG-MIS-1)."""
     state = ctx.state
     segment = SEGMENTS[frame.setdefault("segment", 0)]
     state["phase"] = segment
@@ -158,7 +163,8 @@ def recruitment_modifiers(ctx: Ctx) -> list[list]:
 
 @procedure("recruitment")
 def recruitment(ctx: Ctx, frame: dict) -> None:
-    """FIG-REC-1 to FIG-REC-4: one d10 per environs; a new character joins on 10 or more."""
+    """FIG-REC-1, FIG-REC-2, FIG-REC-3, FIG-REC-4: one d10 per environs; a new character joins
+    on 10 or more."""
     env, side = ctx.env, ctx.side
     pool = env["unrecruited"][side]
     if env["location"] == "orbit":
@@ -224,7 +230,8 @@ def legal_recruit(ctx: Ctx, pending: dict) -> list[dict]:
 @procedure("assignment")
 def assignment(ctx: Ctx, frame: dict) -> None:
     """FIG-MIS-3 and FIG-MIS-4: the groups, from the scenario or formed at the prompt; every
-    group checked against its mission's requirements before the steps begin."""
+    group checked against its mission's requirements before the steps begin; J and Q groups
+    wait for the bonus segment (FIG-MIS-18)."""
     state = ctx.state
     if state["draft"] is None:
         given = ctx.env.get("assignment")

@@ -484,7 +484,8 @@ def test_seed_003_spellings(cards, data):
 
 # ------------------------------------------------------------------------------ Part C: sub-rolls
 def test_five_sub_roll_tables(data, cards):
-    """FIG-EVT-16 to FIG-EVT-20: the die faces of each table and the cards that use them."""
+    """FIG-EVT-16, FIG-EVT-17, FIG-EVT-18, FIG-EVT-19, FIG-EVT-20: the die faces of each table
+    and the cards that use them."""
     tables = data.tables["events_subrolls"]["tables"]
     assert len(tables) == 5
     for table_id, table in tables.items():

@@ -1,6 +1,7 @@
-"""Recruitment (FIG-REC-1 to FIG-REC-4) and Mission Assignment (FIG-MIS-3, FIG-MIS-4): who may
-go on which mission, checked against each mission's requirements (FIG-MSN-1 to FIG-MSN-17) and
-the leader rule (FIG-BDR-3), at the assignment prompt and for a scenario's own groups."""
+"""Recruitment (FIG-REC-1, FIG-REC-2, FIG-REC-3, FIG-REC-4) and Mission Assignment (FIG-MIS-3,
+FIG-MIS-4): who may go on which mission, checked against each mission's requirements (the
+mission rules, FIG-MSN: each test names the IDs it checks) and the leader rule (FIG-BDR-3), at
+the assignment prompt and for a scenario's own groups."""
 
 from __future__ import annotations
 

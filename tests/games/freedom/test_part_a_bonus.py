@@ -1,5 +1,5 @@
 """The Bonus Dice Rolls segment (FIG-MIS-19, FIG-MIS-20, FIG-MIS-25) and the count of each
-group (FIG-BDR-1 to FIG-BDR-17), term by term."""
+group by the bonus die rules, FIG-BDR (each test names the IDs it checks), term by term."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The dice of Part A (FIG-GEN-3 to FIG-GEN-6) and the environs context (FIG-CTX-1 to
-FIG-CTX-13): what a context may hold, the defaults it gets, and one clear message naming the
-field for each kind of damage."""
+"""The dice of Part A (FIG-GEN-3, FIG-GEN-4, FIG-GEN-5, FIG-GEN-6) and the environs context by
+the context rules, FIG-CTX (each test names the IDs it checks): what a context may hold, the
+defaults it gets, and one clear message naming the field for each kind of damage."""
 
 from __future__ import annotations
 
@@ -187,8 +187,9 @@ BROKEN = [
 @pytest.mark.parametrize("raw,message", BROKEN, ids=[m.split(":")[1].strip() + str(i)
                                                      for i, (_, m) in enumerate(BROKEN)])
 def test_fig_ctx_13_a_damaged_context_gives_one_clear_message_naming_the_field(raw, message):
-    """FIG-CTX-13 (with the fields of FIG-CTX-1 to FIG-CTX-12): one DataError, one line, that
-    names the field."""
+    """FIG-CTX-13 (with the fields of FIG-CTX-1, FIG-CTX-2, FIG-CTX-3, FIG-CTX-4, FIG-CTX-7,
+    FIG-CTX-8, FIG-CTX-9, FIG-CTX-10, FIG-CTX-12): one DataError, one line, that names the
+    field."""
     with pytest.raises(DataError) as caught:
         normalize(raw, default_data())
     text = str(caught.value)

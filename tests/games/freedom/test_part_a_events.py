@@ -1,5 +1,6 @@
-"""The Random Events table (FIG-RE-1 to FIG-RE-23), Coup Aborted (FIG-CA-1) and the rules of
-the steps that decide whether and whom an event strikes (FIG-MIS-6 to FIG-MIS-13), each checked
+"""The Random Events table (the FIG-RE rules: each test names the row it checks), Coup Aborted
+(FIG-CA-1) and the rules of the steps that decide whether and whom an event strikes (FIG-MIS-6,
+FIG-MIS-7, FIG-MIS-8, FIG-MIS-9, FIG-MIS-10, FIG-MIS-11, FIG-MIS-12, FIG-MIS-13), each checked
 on a one-step environs with scripted dice."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Creatures and irate locals (FIG-FOE-1 to FIG-FOE-5, FIG-CRE-1 to FIG-CRE-56, FIG-LOC-1 to
-FIG-LOC-4): every creature of the chart attacks once, the fights reach the players with the
+"""Creatures and irate locals (FIG-FOE-1, FIG-FOE-2, FIG-FOE-3, FIG-FOE-4, FIG-FOE-5; the FIG-CRE
+rules, each creature's ID named with its test; FIG-LOC-1, FIG-LOC-2, FIG-LOC-3, FIG-LOC-4):
+every creature of the chart attacks once, the fights reach the players with the
 chart's data (FIG-HOOK-2) and the others are resolved by the program (FIG-FOE-4)."""
 
 from __future__ import annotations

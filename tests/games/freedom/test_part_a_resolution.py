@@ -1,6 +1,6 @@
 """The end of the Mission phase: failure procedures (FIG-MIS-21), what success levels do
-(FIG-MSN-1 to FIG-MSN-14) in the order of FIG-MIS-22, the outcome report (FIG-MIS-24), and
-the suppression roll outside the phase (FIG-MSN-16)."""
+(the mission rules, FIG-MSN: each test names the IDs it checks) in the order of FIG-MIS-22,
+the outcome report (FIG-MIS-24), and the suppression roll outside the phase (FIG-MSN-16)."""
 
 from __future__ import annotations
 
