@@ -1,6 +1,9 @@
 """Every rule ID of each game's rules reference is cited by at least one test (ARCHITECTURE.md
 section 8), except the known gaps listed in ``tests/rule_coverage_gaps/<game>.txt``; and the
-gaps lists only shrink.
+gaps lists only shrink. Every rule ID is also named by the code or data that implements it
+(the program's modules, tables and scenarios), or listed with the reason it needs none in
+``tests/rules_not_in_code/<game>.txt``. Nothing cites a range of IDs ("SGE-IO-1..3" hides
+SGE-IO-2 from a search).
 
 The rule IDs come from ``assets/rules/<game>-rules.yaml`` (generated from ``rules-<game>.md``
 by ``tools/extract_rule_ids.py``); every game with such a file is checked. A citation is the
@@ -30,6 +33,12 @@ TESTS = ROOT / "tests"
 RULES_DIR = ROOT / "assets" / "rules"
 SCHEMA = ROOT / "struggle_desktop" / "engine" / "schemas" / "rules-list.schema.yaml"
 GAPS_DIR = TESTS / "rule_coverage_gaps"
+NOT_IN_CODE_DIR = TESTS / "rules_not_in_code"
+#: Where the program's code and data live: what must name the rules it implements.
+PROGRAM_DIRS = ("struggle_desktop", "assets", "scenarios")
+PROGRAM_SUFFIXES = {".py", ".yaml", ".yml", ".json"}
+#: Everything that may cite a rule ID, to be searched for ranges.
+CITING_DIRS = ("struggle_desktop", "assets", "scenarios", "tests", "tools", "benchmarks", "docs")
 DESIGN_DIR = ROOT.parent / "shared" / "design"
 TOOL = ROOT / "tools" / "extract_rule_ids.py"
 #: The games whose rule lists exist, and the size of each checklist (rules-<game>.md section
@@ -112,6 +121,82 @@ def test_the_gaps_list_only_shrinks(game):
     now_cited = [i for i in read_gaps(game) if i in cited]
     assert not now_cited, (f"cited by a test now, remove from {gaps_file(game)}: "
                            + ", ".join(f"{i} ({', '.join(sorted(cited[i]))})" for i in now_cited))
+
+
+def program_files() -> list[Path]:
+    """The program's code and data files, but the generated rule lists themselves."""
+    return [path for top in PROGRAM_DIRS for path in sorted((ROOT / top).rglob("*"))
+            if path.suffix in PROGRAM_SUFFIXES and path.is_file()
+            and RULES_DIR not in path.parents]
+
+
+def named_ids(known: list[str]) -> set[str]:
+    """Every rule ID that the program's code or data names, as a whole token."""
+    pattern = token_pattern({k.split("-")[0] for k in known})
+    named: set[str] = set()
+    for path in program_files():
+        named.update(pattern.findall(path.read_text(encoding="utf-8")))
+    return named
+
+
+def read_not_in_code(game: str) -> dict[str, str]:
+    """``tests/rules_not_in_code/<game>.txt``: ``ID  # reason`` per line -> {ID: reason}."""
+    path = NOT_IN_CODE_DIR / f"{game}.txt"
+    if not path.exists():
+        return {}
+    listed = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        rule, _, reason = line.partition("#")
+        if rule.strip():
+            assert rule.strip() not in listed, f"{rule.strip()} is listed twice in {path.name}"
+            listed[rule.strip()] = reason.strip()
+    return listed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rule_id_is_named_by_the_code_or_listed_with_a_reason(game):
+    known = known_ids(game)
+    named = named_ids(known)
+    listed = read_not_in_code(game)
+    unnamed = [i for i in known if i not in named and i not in listed]
+    assert not unnamed, (
+        f"{len(unnamed)} rule IDs are named by no code or data and not listed in "
+        f"tests/rules_not_in_code/{game}.txt: " + ", ".join(unnamed))
+    assert [i for i in listed if i not in set(known)] == [], "unknown IDs in the list"
+    assert [i for i, why in listed.items() if not why] == [], "every listed ID needs its reason"
+    contradicted = [i for i in listed if i in named]
+    assert not contradicted, (f"named by the code now, remove from rules_not_in_code/{game}.txt: "
+                              + ", ".join(contradicted))
+
+
+#: A rule ID followed by a range or a list of numbers: "SGE-IO-1..3", "NH-REC-5–9",
+#: "BFG-OPT-5/8", or a span of two IDs: "FIG-BDR-1 to FIG-BDR-13".
+RANGE = re.compile(r"\b(?:SGE|BFG|NH|FIG)(?:-[A-Z0-9]+)+(?: ?(?:\.\.|–|—|/) ?[A-Z]*[0-9]"
+                   r"| (?:to|through|-) (?:SGE|BFG|NH|FIG)-)")
+#: Pages generated from the rules references, which may span IDs in their own words.
+GENERATED_PAGES = ("docs/house-rules.md",)
+
+
+def test_rule_ids_are_cited_one_by_one_never_as_ranges():
+    found = []
+    for top in CITING_DIRS:
+        for path in sorted((ROOT / top).rglob("*")):
+            if (path.suffix not in PROGRAM_SUFFIXES | {".md", ".txt"} or not path.is_file()
+                    or "golden" in path.parts or RULES_DIR in path.parents
+                    or path.resolve() == Path(__file__).resolve()   # its examples
+                    or str(path.relative_to(ROOT)) in GENERATED_PAGES):
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                found += [f"{path.relative_to(ROOT)}:{number}: {m.group()}"
+                          for m in RANGE.finditer(line)]
+    assert not found, "cite each rule ID on its own:\n" + "\n".join(found)
+
+
+def test_the_range_pattern():
+    text = ("SGE-IO-1..3, NH-REC-5–9, BFG-OPT-5/8, SGE-IO-1, SGE-IO-3 and BFG-OPT-5 / 8, "
+            "FIG-BDR-1 to FIG-BDR-13, SGE-MAP-1 to 4 sectors")
+    assert [m.group() for m in RANGE.finditer(text)] == [
+        "SGE-IO-1..3", "NH-REC-5–9", "BFG-OPT-5/8", "BFG-OPT-5 / 8", "FIG-BDR-1 to FIG-"]
 
 
 @pytest.mark.parametrize("game", GAMES)
