@@ -1,10 +1,30 @@
 """Settings for the whole test run, the tests and the doctests of ``struggle_desktop``
 alike: Qt runs offscreen, and user folders point into a temporary place."""
 
+import atexit
+import json
 import os
+import tempfile
+
+#: The offscreen screen the window tests run on: a common desktop monitor. Windows size
+#: themselves from the screen (ui/fit.py), and Qt's own offscreen default is 800x600;
+#: tests/ui/test_window_fits.py checks the laptop screen (1366x768) in processes of its own.
+TEST_SCREEN = {"name": "desktop", "x": 0, "y": 0, "width": 1920, "height": 1080,
+               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}
+
+
+def offscreen_platform(screen: dict) -> str:
+    """A ``QT_QPA_PLATFORM`` value for the offscreen platform with one screen like ``screen``."""
+    handle, path = tempfile.mkstemp(prefix="struggle-screen-", suffix=".json")
+    with os.fdopen(handle, "w") as file:
+        json.dump({"screens": [screen]}, file)
+    atexit.register(os.remove, path)   # child processes started by tests read it meanwhile
+    return f"offscreen:configfile={path}"
+
 
 # Must be set before any QApplication exists; without a display pytest would abort.
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if "QT_QPA_PLATFORM" not in os.environ:
+    os.environ["QT_QPA_PLATFORM"] = offscreen_platform(TEST_SCREEN)
 
 import pytest  # noqa: E402
 

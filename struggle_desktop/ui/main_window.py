@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.document import Frame, GameDocument
+from struggle_desktop.ui.fit import available_geometry
 from struggle_desktop.ui.shell import GameWindow
 #: Milliseconds between two shown steps at "fast" speed.
 FAST_STEP_MS = 450
@@ -82,6 +83,10 @@ class Playback:
         self.timer.stop()
         self.frames = []
         self.index = -1
+
+
+#: Screens less tall than this (available pixels) get the compact layout of the panels.
+COMPACT_BELOW = 900
 
 
 class MainWindow(GameWindow):
@@ -144,12 +149,23 @@ class MainWindow(GameWindow):
         self.addDockWidget(right, self.markers_dock)
         self.tabifyDockWidget(self.cup_dock, self.markers_dock)
         self.cup_dock.raise_()
+        if available_geometry(self).height() < COMPACT_BELOW:
+            # A laptop screen: one panel of each column is shown at a time in tabs, so
+            # the Decision list and the tracks keep room enough to read.
+            self.tabifyDockWidget(self.ci_dock, self.resources_dock)
+            self.ci_dock.raise_()
+            self.tabifyDockWidget(self.stack_dock, self.cup_dock)
+            self.tabifyDockWidget(self.stack_dock, self.markers_dock)
+            self.stack_dock.raise_()
+            self.resizeDocks([self.decision_dock, self.stack_dock], [3, 2],
+                             Qt.Orientation.Vertical)
         self.addDockWidget(bottom, self.log_dock)
         self.addDockWidget(bottom, self.dice_dock)
         self.splitDockWidget(self.log_dock, self.dice_dock, Qt.Orientation.Horizontal)
         self.resizeDocks([self.turn_dock, self.decision_dock], [300, 380],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.log_dock], [210], Qt.Orientation.Vertical)
+        compact = available_geometry(self).height() < COMPACT_BELOW
+        self.resizeDocks([self.log_dock], [185 if compact else 210], Qt.Orientation.Vertical)
         self.resizeDocks([self.log_dock, self.dice_dock], [900, 300], Qt.Orientation.Horizontal)
 
         self.turn_dock.continue_requested.connect(self.continue_game)

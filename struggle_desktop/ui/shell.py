@@ -36,6 +36,7 @@ from struggle_desktop.engine.paths import user_data_dir
 from struggle_desktop.ui.document import (GameDocument, LoadedGame, autosave_paths, is_autosave,
                                           load_file)
 from struggle_desktop.ui.settings import app_settings
+from struggle_desktop.ui.fit import available_geometry, fitted, resize_to_fit
 
 SAVE_FILTER = "Struggle saves (*.sgsave *.json);;All files (*)"
 MAX_RECENT = 8
@@ -58,7 +59,7 @@ class GameWindow(QMainWindow):
         self.document.setParent(self)
         self.docks = []
         self.setObjectName("main-window")
-        self.resize(1600, 1000)
+        resize_to_fit(self, 1600, 1000)
         self.status_text = QLabel()          # messages: what happened, why not
         self.hover_text = QLabel()           # what is under the pointer, kept apart
         self.hover_text.setStyleSheet("color: gray")
@@ -244,6 +245,7 @@ class GameWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        self.keep_on_screen()
         for dock in self.docks:
             if not dock.isHidden():
                 dock.ensure_widget()
@@ -257,6 +259,26 @@ class GameWindow(QMainWindow):
         self.restoreState(self._default_layout)
         for dock in self.docks:
             dock.show()
+        self.keep_on_screen()
+
+    def keep_on_screen(self) -> None:
+        """Shrink and move the window onto what its screen leaves for windows: a layout
+        saved on a larger screen, or panels shown since, must not push it past the edge."""
+        if self.isMaximized() or self.isFullScreen():
+            return
+        room = available_geometry(self)
+        size = fitted(self.width(), self.height(), self, share=1.0)
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        size.setWidth(min(size.width(), room.width() - extra_w))
+        size.setHeight(min(size.height(), room.height() - extra_h))
+        if size != self.size():
+            self.resize(size)
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), room.x()), room.right() - frame.width() + 1)
+        y = min(max(frame.y(), room.y()), room.bottom() - frame.height() + 1)
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
 
     # ================================================================== the document
     def on_document_changed(self) -> None:

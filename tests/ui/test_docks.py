@@ -387,9 +387,9 @@ def test_dice_panel_shows_the_faces_of_a_real_roll(qtbot, doc):
     rolls = [e for e in result.new_entries if e.get("dice")]
     assert dock.rolls == rolls          # picked up from the log on "changed"
     dock.show_entries([])               # an action without dice keeps the earlier rolls
-    assert dock.rolls == rolls and "No dice" in dock.widget().heading.text()
+    assert dock.rolls == rolls and "No dice" in dock.content.heading.text()
     dock.show_entries(result.new_entries)
-    widget = dock.widget()
+    widget = dock.content
     assert widget.model.rowCount() == len(rolls)
     record = rolls[0]["dice"][-1]
     shapes = faces_of(record)
@@ -419,9 +419,9 @@ def test_stack_inspector_lists_exactly_the_pieces_of_the_sector(qtbot, doc):
     dock.show_sector(busiest)
     assert dock.piece_ids() == board["sectors"][busiest]["pieces"]
     assert len(dock.piece_ids()) > 2
-    first = dock.widget().list.item(0)
+    first = dock.content.list.item(0)
     assert first.toolTip() == board["pieces"][dock.piece_ids()[0]]["tooltip"]
-    assert dock.widget().heading.text().startswith(f"{busiest:02d}")
+    assert dock.content.heading.text().startswith(f"{busiest:02d}")
     dock.show_sector(-1)
     assert dock.piece_ids() == []
 

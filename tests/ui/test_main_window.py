@@ -238,11 +238,11 @@ def test_watching_step_by_step(window):
         window.continue_game()
         frame = window.playback.frames[window.playback.index]
     assert frame.board["ci"] != final_ci, "every step had the final CI: pick another seed"
-    assert window.ci_dock.widget().ci_value.text() == half_points(frame.board["ci"])
+    assert window.ci_dock.content.ci_value.text() == half_points(frame.board["ci"])
     window.skip_playback()
     assert not window.playback.active and not window.document.showing_step
     final = window.document.board
-    assert final["turn"] >= 1 and window.ci_dock.widget().ci_value.text() == half_points(final["ci"])
+    assert final["turn"] >= 1 and window.ci_dock.content.ci_value.text() == half_points(final["ci"])
 
 
 

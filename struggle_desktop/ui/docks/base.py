@@ -6,12 +6,16 @@ first time it is shown, so start-up does not pay for panels the player keeps clo
 
 A panel reads the open game through ``document`` (ui/document.py) and re-renders in
 ``refresh()`` whenever the document says it changed; it never edits the state.
+
+The panel's widget sits in a scroll area: a dock then asks the window for little height of its
+own, so a column of panels fits a 1366x768 laptop screen (a panel taller than its share
+scrolls) instead of stretching the window beyond the screen.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QWidget
 
 
 class DockPanel(QDockWidget):
@@ -34,12 +38,26 @@ class DockPanel(QDockWidget):
         return self._widget is not None
 
     def ensure_widget(self) -> QWidget:
-        """Build the panel's widget now (tests and the first show call this)."""
+        """Build the panel's widget now (tests and the first show call this) and return it
+        (``widget()`` is the scroll area around it)."""
         if self._widget is None:
             self._widget = self.create_widget()
-            self.setWidget(self._widget)
+            scroller = QScrollArea()
+            scroller.setObjectName(f"{self.object_name}-scroller")
+            scroller.setWidgetResizable(True)
+            scroller.setFrameShape(QFrame.Shape.NoFrame)
+            scroller.setWidget(self._widget)
+            # As wide as the panel needs: only the height gives way to a small screen.
+            scroller.setMinimumWidth(self._widget.minimumSizeHint().width()
+                                     + scroller.verticalScrollBar().sizeHint().width())
+            self.setWidget(scroller)
             self.update_widget()
         return self._widget
+
+    @property
+    def content(self) -> QWidget:
+        """The panel's own widget, built if need be."""
+        return self.ensure_widget()
 
     def _on_visibility(self, visible: bool) -> None:
         if not visible:

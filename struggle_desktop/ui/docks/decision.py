@@ -3,7 +3,9 @@
 The map handles the answers that are "this piece to that sector" (drag a counter, click a
 sector); this panel lists all legal answers in words, so every prompt — including the ones
 inside events (Leviathan, Crusade, Alliance...) — can be answered with the mouse or the
-keyboard alone. A filter box narrows long lists (movement offers hundreds of moves).
+keyboard alone. A filter box narrows long lists (movement offers hundreds of moves). A new
+question clears the filter (a filter typed for the last one would hide this one's answers), and
+a filter that hides every answer says so, with a link that clears it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class DecisionDock(DockPanel):
     hint_requested = Signal()
 
     def create_widget(self) -> QWidget:
+        self._question: tuple | None = None    # the prompt the list shows answers to
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -44,8 +47,15 @@ class DecisionDock(DockPanel):
         self.filter.setPlaceholderText("Filter the choices (a number, a unit, a place or a chit)")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._apply_filter)
+        self.hidden_note = QLabel()
+        self.hidden_note.setWordWrap(True)
+        self.hidden_note.setStyleSheet("color: #a05a00")
+        self.hidden_note.linkActivated.connect(lambda _link: self.filter.clear())
+        self.hidden_note.hide()
         self.choices = QListWidget()
         self.choices.setAlternatingRowColors(True)
+        # Several answers in view even when the panel shares a laptop screen's column.
+        self.choices.setMinimumHeight(self.choices.fontMetrics().height() * 5)
         self.choices.itemActivated.connect(self._activated)
         self.do_button = QPushButton("&Do it")
         self.do_button.clicked.connect(self._do_selected)
@@ -59,6 +69,7 @@ class DecisionDock(DockPanel):
         layout.addWidget(self.prompt_label)
         layout.addWidget(self.rule_label)
         layout.addWidget(self.filter)
+        layout.addWidget(self.hidden_note)
         layout.addWidget(self.choices, 1)
         layout.addLayout(buttons)
         return box
@@ -79,6 +90,12 @@ class DecisionDock(DockPanel):
             self.prompt_label.setText("The program is playing…")
             self.rule_label.clear()
         else:
+            question = (prompt.get("kind"), prompt.get("role"), prompt["text"])
+            if question != self._question:
+                self._question = question
+                self.filter.blockSignals(True)     # the list is filled below
+                self.filter.clear()
+                self.filter.blockSignals(False)
             self.prompt_label.setText(prompt["text"])
             self.rule_label.setText(f"Rule {prompt['rule']}" if prompt.get("rule") else "")
             ordered = sorted(prompt["actions"], key=lambda a: (
@@ -86,8 +103,11 @@ class DecisionDock(DockPanel):
             for entry in ordered:
                 item = QListWidgetItem(entry["label"])
                 item.setData(Qt.ItemDataRole.UserRole, entry["action"])
+                tip = entry.get("tip") or ""
                 if entry["map"]:
-                    item.setToolTip("You can also do this on the map")
+                    tip = f"{tip}\n\nYou can also do this on the map" if tip else (
+                        "You can also do this on the map")
+                item.setToolTip(tip or entry["label"])
                 self.choices.addItem(item)
         self._apply_filter(self.filter.text())
         enabled = self.choices.count() > 0
@@ -97,10 +117,19 @@ class DecisionDock(DockPanel):
     # ------------------------------------------------------------------ helpers
     def _apply_filter(self, text: str) -> None:
         words = text.lower().split()
+        shown = 0
         for row in range(self.choices.count()):
             item = self.choices.item(row)
             label = item.text().lower()
             item.setHidden(not all(w in label for w in words))
+            shown += not item.isHidden()
+        total = self.choices.count()
+        if words and shown == 0 and total:
+            self.hidden_note.setText(f"0 of {total} shown: no answer matches the filter. "
+                                     "<a href='clear'>Clear the filter</a>")
+            self.hidden_note.show()
+        else:
+            self.hidden_note.hide()
 
     def _activated(self, item: QListWidgetItem) -> None:
         self.action_chosen.emit(item.data(Qt.ItemDataRole.UserRole))

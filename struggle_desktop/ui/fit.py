@@ -1,0 +1,41 @@
+"""Sizes that fit the screen the window is on.
+
+The commonest laptop screen is 1366x768, and what a window manager leaves of it (panels, title
+bars) is less. Every window and dialog asks here for its first size instead of using a fixed
+one, so its buttons are never below the screen's edge; a larger screen still gets the size the
+window was designed for.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+#: The share of the available screen a window or dialog may take at most: room for the
+#: window's frame and title bar, which ``availableGeometry`` does not count.
+SCREEN_SHARE = 0.94
+
+
+def available_geometry(widget: QWidget | None = None) -> QRect:
+    """What the screen of ``widget`` (else the primary screen) leaves for windows."""
+    screen = widget.screen() if widget is not None else None
+    screen = screen or QGuiApplication.primaryScreen()
+    return screen.availableGeometry()
+
+
+def fitted(width: int, height: int, widget: QWidget | None = None,
+           share: float = SCREEN_SHARE) -> QSize:
+    """``width`` x ``height``, made smaller where the screen is smaller."""
+    room = available_geometry(widget)
+    return QSize(min(width, int(room.width() * share)), min(height, int(room.height() * share)))
+
+
+def resize_to_fit(widget: QWidget, width: int, height: int) -> None:
+    """Give ``widget`` its preferred size, or as much of it as the screen allows."""
+    widget.resize(fitted(width, height, widget))
+
+
+def fits(widget: QWidget) -> bool:
+    """Whether the whole of ``widget``'s frame lies on what its screen leaves for windows."""
+    return available_geometry(widget).contains(widget.frameGeometry())

@@ -1,0 +1,62 @@
+"""The Decision panel's filter: a new question clears it, and a filter that hides every answer
+says so (a new user once found "program" still typed in the box at the next question, whose
+list then looked empty)."""
+
+from __future__ import annotations
+
+import pytest
+
+from struggle_desktop.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    win.show()
+    qtbot.waitExposed(win)
+    win.set_speed("instant")
+    yield win
+    win.document.dirty = False
+    win.close()
+    win.deleteLater()
+
+
+def shown_labels(panel) -> list[str]:
+    return [panel.choices.item(r).text() for r in range(panel.choices.count())
+            if not panel.choices.item(r).isHidden()]
+
+
+def test_a_new_question_clears_the_filter(window):
+    assert window.new_game("struggle", "3", 1, {})
+    panel_dock = window.decision_dock
+    panel_dock.filter.setText("program")
+    assert [label.lower() for label in shown_labels(panel_dock)] == [
+        "let the program place everything"]
+    window.perform({"verb": "auto_place"})
+    prompt = window.document.board["prompt"]
+    assert prompt is not None and prompt["kind"] != "setup_placement"
+    assert panel_dock.filter.text() == ""
+    assert len(shown_labels(panel_dock)) == len(prompt["actions"]) > 0
+
+
+def test_a_filter_hiding_every_answer_says_so_and_offers_to_clear_it(window, qtbot):
+    assert window.new_game("struggle", "3", 1, {})
+    dock = window.decision_dock
+    dock.filter.setText("no such answer anywhere")
+    assert shown_labels(dock) == []
+    assert dock.hidden_note.isVisible()
+    total = dock.choices.count()
+    assert f"0 of {total} shown" in dock.hidden_note.text()
+    dock.hidden_note.linkActivated.emit("clear")
+    assert dock.filter.text() == "" and not dock.hidden_note.isVisible()
+    assert len(shown_labels(dock)) == total
+
+
+def test_the_same_question_keeps_the_filter(window):
+    """Answering one of several moves asks the same question again: the filter stays."""
+    assert window.new_game("struggle", "3", 1, {})
+    dock = window.decision_dock
+    dock.filter.setText("nexus")
+    board_before = window.document.board
+    dock.update_widget()        # the same question drawn again
+    assert window.document.board is board_before and dock.filter.text() == "nexus"
