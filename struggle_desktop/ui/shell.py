@@ -61,6 +61,7 @@ class GameWindow(QMainWindow):
         self.setObjectName("main-window")
         resize_to_fit(self, 1600, 1000)
         self.status_text = QLabel()          # messages: what happened, why not
+        self._message_moment: tuple | None = None    # when the message was said
         self.hover_text = QLabel()           # what is under the pointer, kept apart
         self.hover_text.setStyleSheet("color: gray")
         self.statusBar().addWidget(self.status_text, 1)
@@ -282,8 +283,11 @@ class GameWindow(QMainWindow):
 
     # ================================================================== the document
     def on_document_changed(self) -> None:
-        """The shell's part: title and the file and undo commands."""
+        """The shell's part: title, the file and undo commands, and the status bar's message,
+        which lasts until the game moves on."""
         doc = self.document
+        if self.status_text.text() and self._moment() != self._message_moment:
+            self.status_text.clear()
         self.setWindowTitle(doc.title)
         has_game = doc.session is not None
         for act in (self.act_save, self.act_save_as):
@@ -534,7 +538,14 @@ class GameWindow(QMainWindow):
 
     # ------------------------------------------------------------------ status and closing
     def show_message(self, text: str) -> None:
+        """Say ``text`` in the status bar until the game moves on (the next action, an undo,
+        another game): an old refusal must not read as news about a later position."""
         self.status_text.setText(text)
+        self._message_moment = self._moment()
+
+    def _moment(self) -> tuple:
+        session = self.document.session
+        return (id(session), len(session.actions)) if session is not None else (None, 0)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_keep_changes():

@@ -60,3 +60,14 @@ def test_the_same_question_keeps_the_filter(window):
     board_before = window.document.board
     dock.update_widget()        # the same question drawn again
     assert window.document.board is board_before and dock.filter.text() == "nexus"
+
+
+def test_a_status_message_lasts_until_the_game_moves_on(window):
+    assert window.new_game("struggle", "3", 1, {})
+    assert not window.perform({"verb": "no such verb"})
+    refusal = window.status_text.text()
+    assert refusal.startswith("Not possible")
+    window.decision_dock.update_widget()      # the same moment drawn again: still said
+    assert window.status_text.text() == refusal
+    assert window.perform({"verb": "auto_place"})
+    assert window.status_text.text() != refusal
