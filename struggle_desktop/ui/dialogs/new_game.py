@@ -18,7 +18,7 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
@@ -29,6 +29,7 @@ from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.games import ALL_GAME_IDS, REGISTRY, get_game
 from struggle_desktop.ui.screens import form_scenario, has_screen, no_screen_message
 from struggle_desktop.ui.dialogs import BAD, GOOD, error_label, heading, muted, show_error
+from struggle_desktop.ui.fit import resize_to_fit
 
 DEFAULT_GAME = "struggle"
 #: The short scenario: the one a newcomer should start with.
@@ -154,7 +155,7 @@ class NewGameDialog(QDialog):
         layout.addWidget(self.buttons)
 
         self._load_game(self._first_playable())
-        self.resize(QSize(940, 740))
+        resize_to_fit(self, 940, 740)
         self.scenario_list.setFocus()
 
     # ------------------------------------------------------------------ building
