@@ -178,7 +178,9 @@ def test_a_refused_group_says_why_in_words_and_blocks_ok(qtbot, form):
     qtbot.waitUntil(lambda: group.status.text().startswith("Refused"))
     assert group.status.text() == "Refused: the environs has no coup rating."
     assert not form.ok_button.isEnabled()
-    assert "assignment/0" in form.message and "no coup rating" in form.message
+    # The whole document's refusal names the group in words, not by a field path.
+    assert "group 1 (C (Coup), led by Vudot Vodot) is refused" in form.message
+    assert "no coup rating" in form.message and "assignment/" not in form.message
     assert form.error.isVisibleTo(form) and form.error.text() == form.message
     form.coup_rating.setValue(1)               # the engine changes its mind
     qtbot.waitUntil(lambda: group.status.text().startswith("Ready"))
@@ -383,7 +385,7 @@ def test_a_value_out_of_range_gets_the_engines_message_naming_the_field(qtbot, f
     ({"units": [{"id": "U1", "side": "imperial", "kind": "dragoon", "af": 1}]},
      "units/0/kind"),
     ({"characters": [{"name": "Nobody", "side": "rebel"}]}, "characters/0/name"),
-    ({"location": "orbit", "planet_state": None}, "assignment/0"),
+    ({"location": "orbit", "planet_state": None}, "group 1 (D (Diplomacy), led by"),
 ])
 def test_a_damaged_context_loses_nothing_and_is_refused_naming_the_field(qtbot, form, change,
                                                                          field):

@@ -4,12 +4,13 @@
 player can reach the screen, BFG-HID-3) and arranges it for drawing: the six regions with their
 value chits and fleets, each side's display and pools, the Chaos Index with this turn's
 thresholds, the seat's hand, the fight in progress and the prompt with a label for every legal
-answer. ``seat`` is ``"blue"``, ``"red"`` or ``"public"`` (the shared screen of a hot-seat game
+answer (short: what it does and where) and, for some, a longer ``tip``. ``seat`` is ``"blue"``, ``"red"`` or ``"public"`` (the shared screen of a hot-seat game
 while the seat is being handed over).
 """
 
 from __future__ import annotations
 
+from struggle_desktop.engine.words import with_article
 from struggle_desktop.games.battles.context import SHORT, SIDE_NAMES, Ctx, chit_type
 from struggle_desktop.games.battles.registry import PROCEDURES
 
@@ -135,8 +136,11 @@ def prompt_entry(game, state: dict, view: dict, seat: str) -> dict | None:
     if not pending or pending["role"] != seat or view.get("outcome"):
         return None
     ctx = Ctx(state, PROCEDURES, game.data)       # one context for every label
-    actions = [{"action": a, "label": describe_action(game, state, a, ctx),
-                "map": a["verb"] in MAP_VERBS} for a in view["legal_actions"]]
+    actions = []
+    for a in view["legal_actions"]:
+        label, tip = words(game, ctx, a)
+        actions.append({"action": a, "label": label, "map": a["verb"] in MAP_VERBS,
+                        **({"tip": tip} if tip else {})})
     return {"kind": pending["kind"], "text": pending["text"], "rule": pending.get("rule", ""),
             "role": pending["role"], "actions": actions}
 
@@ -155,58 +159,131 @@ def outcome_entry(outcome: dict | None) -> dict | None:
 
 def describe_action(game, state: dict, action: dict, ctx: Ctx | None = None) -> str:
     """A legal action in a player's words (``ctx``: a context already open on ``state``)."""
-    ctx = ctx or Ctx(state, PROCEDURES, game.data)
+    return words(game, ctx or Ctx(state, PROCEDURES, game.data), action)[0]
+
+
+def battle_region(ctx: Ctx) -> str:
+    """The region of the fight in progress, by name ("" when there is none)."""
+    battle = ctx.state.get("battle")
+    return ctx.region_name(battle["region"]) if battle else ""
+
+
+def fleet_where(ctx: Ctx, fid: str) -> str:
+    """``R-AF1 in Tau`` for a fleet on the map, its label alone elsewhere."""
+    f = ctx.fleet(fid)
+    region = f.get("region")
+    return (f"{ctx.fleet_label(fid)} in {ctx.region_name(region)}" if region
+            and f.get("at") in ("map", "garrison") else ctx.fleet_label(fid))
+
+
+def play_words(ctx: Ctx, action: dict) -> tuple[str, str]:
+    """A chit played (BFG-CHIT): a short label naming the chit and where it acts, and what it
+    does in full."""
+    chit = action["chit"]
+    kind = chit_type(chit)
+    name = ctx.region_name
+    if kind == "Move":
+        a, b = name(action["from"]), name(action["to"])
+        return (f"Play {chit}: from {a} to {b}",
+                f"Move your Alpha Fleets and Imperial Orders deployed in {a} to {b} (you "
+                "choose which go).")
+    if kind == "Tactical":
+        return (f"Play {chit} on {fleet_where(ctx, action['fleet'])}",
+                f"{ctx.fleet_label(action['fleet'])} rolls an extra die when it fires, until "
+                "the end of the turn.")
+    if kind == "Illumination":
+        if action.get("effect") == "ci":
+            return (f"Play {chit}: shift the Chaos Index",
+                    "Move the Chaos Index by a d6, toward your side.")
+        return (f"Play {chit}: a Trans-human into {name(action['region'])}",
+                f"Recruit a Trans-human from your supply into {name(action['region'])}.")
+    return (f"Play {chit}: 1 RP per region you control",
+            f"Bank {CHIT_EFFECTS['Build']}.")
+
+
+def words(game, ctx: Ctx, action: dict) -> tuple[str, str | None]:
+    """An answer's label (short: what it does and where) and its longer explanation, or
+    None when the label says it all. Every answer of one prompt gets a label of its own."""
     verb = action["verb"]
     name = ctx.region_name
+    pending = ctx.state.get("pending") or {}
+    fleet = action.get("fleet")
     if verb == "resolve":
-        return f"Resolve {name(action['region'])}"
+        return (f"Resolve {name(action['region'])}",
+                f"Fight out or settle {name(action['region'])} now; it is then resolved for "
+                "this turn.")
     if verb == "play":
-        from struggle_desktop.games.battles.turn import describe_play
-        return f"Play {describe_play(ctx, action)}"
+        return play_words(ctx, action)
     if verb == "deploy_th":
-        return f"Bring {ctx.list_fleets(action['fleets'])} into {name(action['region'])}"
+        return f"Bring {ctx.list_fleets(action['fleets'])} into {name(action['region'])}", None
     if verb == "assign":
-        return f"Deploy {ctx.fleet_label(action['fleet'])} to {name(action['region'])}"
+        return f"Deploy {ctx.fleet_label(fleet)} to {name(action['region'])}", None
     if verb == "unassign":
-        return f"Keep {ctx.fleet_label(action['fleet'])} back on the display"
+        return f"Keep {ctx.fleet_label(fleet)} back on the display", None
     if verb == "target":
         shot = " with its single shot (+4)" if action.get("shot") == "single" else ""
-        return f"{ctx.fleet_label(action['firer'])} fires at {ctx.fleet_label(action['target'])}{shot}"
+        return (f"{ctx.fleet_label(action['firer'])} fires at "
+                f"{ctx.fleet_label(action['target'])}{shot}", None)
     if verb == "untarget":
-        return f"Choose another target for {ctx.fleet_label(action['firer'])}"
+        return f"Choose another target for {ctx.fleet_label(action['firer'])}", None
     if verb == "segment":
-        seg = "the Military" if action["segment"] == "mil" else "the Morph"
-        return f"Extra die of {ctx.fleet_label(action['fleet'])} in {seg} segment"
+        seg = "Military" if action["segment"] == "mil" else "Morph"
+        return f"Extra die of {ctx.fleet_label(fleet)} in the {seg} segment", None
+    here = battle_region(ctx)
     if verb == "garrison_add":
-        return f"Add {ctx.fleet_label(action['fleet'])} to the garrison"
+        return f"Add {ctx.fleet_label(fleet)} to the garrison of {here}", None
     if verb == "garrison_remove":
-        return f"Take {ctx.fleet_label(action['fleet'])} out of the garrison"
+        return f"Take {ctx.fleet_label(fleet)} out of the garrison of {here}", None
+    if verb == "garrison_done":
+        return (f"Garrison {here} with the chosen fleets",
+                "The chosen fleets stay as the region's garrison; the others return to base.")
+    if verb == "no_garrison":
+        return f"No garrison in {here}: every fleet returns to base", None
     if verb == "lose":
-        return f"Lose {ctx.fleet_label(action['fleet'])}"
+        return f"Lose {ctx.fleet_label(fleet)} to pursuit fire in {here}", None
+    if verb == "stay":
+        return f"Stay and fight in {here}", None
+    if verb == "disengage":
+        return f"Disengage from {here} (back to base)", None
+    if verb == "pursue":
+        return f"Pursue from {here} with Alpha Fleets", None
+    if verb == "no_pursuit":
+        return f"Let them leave {here} unpursued", None
     if verb == "move":
-        return (f"Move {ctx.list_fleets(action['fleets'])}" if action["fleets"]
-                else "Move nothing")
-    if verb in ("discard", "keep"):
-        return (f"Set {action['chit']} aside" if verb == "discard"
-                else f"Keep {action['chit']} in the hand")
+        origin, to = pending.get("origin"), pending.get("destination")
+        if not action["fleets"]:
+            return (f"Move no fleet: all stay in {name(origin)}" if origin
+                    else "Move no fleet"), None
+        return (f"Move {ctx.list_fleets(action['fleets'])}"
+                + (f" to {name(to)}" if to else "")), None
+    if verb == "discard":
+        return f"Set {action['chit']} aside", None
+    if verb == "keep":
+        return f"Keep {action['chit']} in the hand", None
     if verb == "repress":
-        return f"Repress it with {action['chit']}"
+        return f"Repress {pending.get('chit', 'it')} with {action['chit']}", None
+    if verb == "pass":
+        return f"Let {pending.get('chit', 'it')} happen", None
     if verb == "build":
-        return f"Build a {TYPE_NAMES[action['type']]} ({game.data.fleet_types[action['type']].cost} RP)"
+        ftype = game.data.fleet_types[action["type"]]
+        source = " from the common pool" if pending.get("source") == "common" else ""
+        return (f"Build {with_article(TYPE_NAMES[action['type']])}{source} for {ftype.cost} RP",
+                None)
     if verb == "place":
-        return (f"Place a {TYPE_NAMES[action['type']]} in {name(action['region'])} "
-                f"({game.data.fleet_types[action['type']].cost} of its budget)")
+        cost = game.data.fleet_types[action["type"]].cost
+        return (f"Place {with_article(TYPE_NAMES[action['type']])} in "
+                f"{name(action['region'])} ({cost} of its budget)", None)
     if verb == "unplace":
-        return f"Take {action['fleet']} back to the force pool"
+        return f"Take {fleet_where(ctx, fleet)} back to the force pool", None
     if verb == "garrison":
-        return (f"{name(action['region'])}: its fleets garrison it" if action["on"]
-                else f"{name(action['region'])}: no garrison")
-    return FIXED_LABELS.get(verb, verb)
+        region = name(action["region"])
+        return ((f"Garrison {region} with its fleets", None) if action["on"]
+                else (f"Leave {region} without a garrison", None))
+    if verb == "done":
+        return DONE_LABELS.get(pending.get("kind"), "Done"), None
+    return verb.replace("_", " ").capitalize(), None
 
 
-FIXED_LABELS = {
-    "done": "Done", "pass": "Let it happen", "stay": "Stay and fight",
-    "disengage": "Disengage (back to base)", "pursue": "Pursue with Alpha Fleets",
-    "no_pursuit": "Let them go", "garrison_done": "Garrison with the chosen fleets",
-    "no_garrison": "No garrison: every fleet returns to base",
-}
+#: "done" in the words of the step it ends.
+DONE_LABELS = {"deploy": "Done deploying", "build": "Done building",
+               "discard": "Done discarding", "defend": "Done setting up the defence"}

@@ -186,12 +186,14 @@ class FreedomGame(FlowGame):
             raw = sc["context"]
         env = environs.normalize(raw, self.data, source)
         state = resolver.new_state(self.data, sc, env, seed, values, Rng.from_seed(seed))
-        self._check_assignment(state, source)
+        self._check_assignment(state, sc["title"])
         return state
 
-    def _check_assignment(self, state: dict, source: str) -> None:
+    def _check_assignment(self, state: dict, title: str) -> None:
         """A scenario's own assignment must meet its missions' requirements (FIG-MIS-4) as
-        far as they can be checked before play (a recruit or a rating may still change it)."""
+        far as they can be checked before play (a recruit or a rating may still change it).
+        The refusal is in a player's words: the environs (by its scenario's title), the group
+        by its number, mission and leader, and the requirement it breaks."""
         given = state["environs"]["assignment"]
         if not given:
             return
@@ -202,7 +204,19 @@ class FreedomGame(FlowGame):
         for i, g in enumerate(groups):
             problem = missions.group_problem(ctx, g, groups[:i])
             if problem:
-                raise environs.ContextError(f"{source}: assignment/{i}: {problem} (FIG-MIS-4)")
+                raise environs.ContextError(f"{title}: group {i + 1} ({self._group_words(g)}) "
+                                            f"is refused: {problem} (FIG-MIS-4)")
+
+    def _group_words(self, group: dict) -> str:
+        """``D (Diplomacy), led by Vudot Vodot``: a pre-set group as the players know it."""
+        letter = group["mission"]
+        try:
+            mission = f"{letter} ({self.data.mission(letter).name})"
+        except KeyError:
+            mission = str(letter)
+        who = (f"performed by {group['performer']}" if group.get("performer")
+               else f"led by {group.get('leader')}")
+        return f"{mission}, {who}"
 
     def context(self, state: dict, dice=None) -> Ctx:
         kind = state.get("kind", "mission-phase")

@@ -10,7 +10,7 @@ board never shows them either. ``role`` is ``phasing``/``enemy``, ``rebel``/``im
 Keys common to every kind: ``game``, ``kind``, ``seat``, ``scenario``, ``title``, ``turn``,
 ``phase``, ``view`` (the role's whole view, for the Part B and C screens), ``pending`` (what the
 game waits for, in words, whoever's it is), ``prompt`` (the seat's decision: kind, text, rule,
-and a label for each legal action), ``waiting_for``, ``outcome`` (None, then ``{"result",
+and a label for each legal action, with a longer ``tip`` for some), ``waiting_for``, ``outcome`` (None, then ``{"result",
 "text", "lines", "copy_text"}``) and ``log_size``.
 
 For ``mission-phase`` (Part A) also, all display-ready:
@@ -153,14 +153,34 @@ def pending_entry(state: dict, pending: dict) -> dict:
 
 
 def prompt_entry(game, ctx, state: dict, view: dict, pending: dict) -> dict:
-    actions = [{"action": a, "label": describe(game, ctx, state, pending, a), "map": False}
-               for a in view["legal_actions"]]
+    actions = []
+    for a in view["legal_actions"]:
+        entry = {"action": a, "label": describe(game, ctx, state, pending, a), "map": False}
+        tip = answer_tip(pending, a)
+        if tip:
+            entry["tip"] = tip
+        actions.append(entry)
     entry = {"kind": pending["kind"], "text": pending["text"], "rule": pending.get("rule", ""),
              "role": pending["role"], "who": role_text(state, pending["role"]),
              "actions": actions}
     if ctx is not None:
         entry.update(prompt_details(game, ctx, pending))
     return entry
+
+
+def instruction(change: dict) -> str:
+    """What a report line asks the players to do on their board, naming who where the line
+    concerns characters (a detection line names those to flip, or says there are none)."""
+    kind = change.get("kind", "")
+    if kind == "detection":
+        names = [str(r) for r in change.get("refs") or []]
+        if names:
+            return f"Flip {', '.join(names)} to the detected side."
+        if "(none here)" in change.get("text", ""):
+            return "Nothing to flip: no character here was still undetected."
+        return ("Nothing more to flip: each character this detects has a 'Detected' line "
+                "of his own.")
+    return INSTRUCTIONS.get(kind, "Apply this on the board.")
 
 
 def outcome_entry(game, state: dict) -> dict | None:
@@ -171,7 +191,7 @@ def outcome_entry(game, state: dict) -> dict | None:
     for change in outcome["changes"]:
         kind = change.get("kind", "")
         lines.append({"rule": change.get("rule", ""), "kind": kind, "text": change.get("text", ""),
-                      "instruction": INSTRUCTIONS.get(kind, "Apply this on the board.")})
+                      "instruction": instruction(change)})
     scenario = game.data.scenarios.get(str(state.get("scenario")), {})
     title = scenario.get("title", state.get("scenario"))
     text = (f"The Mission phase of this environs is over: {outcome['result']}"
@@ -583,7 +603,9 @@ def describe(game, ctx, state: dict, pending: dict, action: dict) -> str:
     """A legal action in a player's words."""
     verb = action.get("verb")
     if ctx is None:
-        return generic_words(action)
+        if state.get("kind") == "events-deck":
+            return deck_words(game, state, pending, action)
+        return chit_words(state, pending, action)
     kind = pending.get("kind")
     data = game.data
     if verb == "keep":
@@ -654,6 +676,150 @@ def describe(game, ctx, state: dict, pending: dict, action: dict) -> str:
     if verb == "raid":
         return ("Put the PDB down" if action["target"] == "pdb"
                 else f"Damage {target_label(ctx, action['target'])}")
+    return generic_words(action)
+
+
+#: Longer explanations of some Part A answers, shown as the entry's tooltip.
+TIPS = {
+    "call_off": "A called-off group keeps the levels it has, is immune from now on and rolls "
+                "no bonus dice.",
+    "continue": "Every active group goes on to the next step.",
+    "mulligan": "Spend one of your mulligans: the roll is made again and the new result "
+                "stands.",
+    "default": "The neutral answer: what happens when the players enter nothing.",
+    "stop": "The group keeps its level and rolls no more bonus dice.",
+    "drama": "Draw again with Drama; the other player then makes one bid a turn harder or "
+             "easier.",
+    "finish": "The run of the events deck ends after this game turn.",
+    "contest": "Spend 1 General Research: the other side must then prevail or give way.",
+    "prevail": "Spend 1 General Research: your play stands.",
+}
+
+
+def answer_tip(pending: dict, action: dict) -> str | None:
+    """The longer explanation of an answer (``tip``), or None."""
+    verb = action.get("verb")
+    if verb == "default" and pending.get("kind") == "hook":
+        return (f"{TIPS['default']} Here: "
+                f"{HOOK_DEFAULTS.get(pending.get('hook'), 'nothing happens')}.")
+    if verb == "stop" and pending.get("kind") != "bonus_roll":
+        return None
+    return TIPS.get(verb)
+
+
+# ------------------------------------------------------------------------------ Part B
+def chit_words(state: dict, pending: dict, action: dict) -> str:
+    """A chit-mug answer in a player's words (FIG-CHIT)."""
+    verb = action.get("verb")
+    kind = pending.get("kind")
+    groups = {g["id"]: g for g in state.get("groups", [])}
+    if verb == "draw":
+        return "Draw the next chit"
+    if verb == "stop":
+        g = groups.get(action["group"], {})
+        return f"Stop drawing for {action['group']} ({g.get('mission', '?')})"
+    if verb == "heal":
+        return (f"Medical Aid!: heal one wound of {action['character']}" if kind == "chit_next"
+                else f"Heal one wound of {action['character']}")
+    if verb == "later":
+        return "Keep Medical Aid! for a later regular draw"
+    if verb == "none":
+        return "Nobody needs healing"
+    if verb == "keep":
+        return f"Keep chit {pending.get('chit', '')}".rstrip()
+    if verb == "drama":
+        return f"Use Drama on chit {pending.get('chit', '')}: draw again".replace("  ", " ")
+    if verb == "bid":
+        return ("Make their bid one turn harder" if action["choice"] == "harder_for_them"
+                else "Make my own bid one turn easier")
+    if verb == "ignore":
+        return f"{pending.get('group', 'The group')} ignores it ({pending.get('holder', '')})"
+    if verb == "accept":
+        return f"{pending.get('group', 'The group')} lets it happen"
+    if verb == "lose_unit":
+        return "Lose one unit here"
+    if verb == "pdb_down":
+        return "Put the PDB down"
+    if verb == "wound":
+        return f"{action['character']} takes one wound"
+    return generic_words(action)
+
+
+# ------------------------------------------------------------------------------ Part C
+DECK_COUNTERS = {"general_research": "General Research", "force_points": "force points"}
+DECK_BOXES = {"new": "New box", "due": "Due box", "discard": "discard pile"}
+
+
+def card_words(game, state: dict, card: str) -> str:
+    """``G#5 Space Whale Migrations (Wex)``: a card's id, title and the sub-roll in play."""
+    try:
+        title = game.deck_tables().card(card).title
+    except KeyError:
+        title = ""
+    rolled = (state.get("rolls") or {}).get(card)
+    return f"{card} {title}".strip() + (f" ({game.describe_roll(rolled)})" if rolled else "")
+
+
+def deck_words(game, state: dict, pending: dict, action: dict) -> str:
+    """An events-deck answer in a player's words (FIG-EVT)."""
+    verb = action.get("verb")
+    card = action.get("card")
+    kind = pending.get("kind")
+    if verb == "pick":
+        return f"Take {card_words(game, state, card)} as a secret card"
+    if verb == "play":
+        return f"Play {card_words(game, state, card)}"
+    if verb == "keep":
+        return f"Keep {card_words(game, state, card)}"
+    if verb == "pass":
+        return "Pass: play no card"
+    if verb == "contest":
+        return "Contest the play (spend 1 General Research)"
+    if verb == "allow":
+        return "Let the play stand"
+    if verb == "prevail":
+        return "Prevail (spend 1 General Research)"
+    if verb == "yield":
+        return "Give way"
+    if verb == "ok":
+        return "OK, noted"
+    if verb == "spend":
+        part = f", part ({action['part']})" if action.get("part") else ""
+        return f"Spend 1 General Research on {card_words(game, state, card)}{part}"
+    if verb == "decline":
+        return "Spend nothing"
+    if verb == "held":
+        held = action.get("possessions") or []
+        return f"Held: {', '.join(held)}" if held else "None of them is held"
+    if verb == "leak" and kind == "deck_leak_choice":
+        return f"{action['character']} leaks"
+    if verb == "count":
+        n = action["planets"]
+        return f"{n} Ancore planet{'s' if n != 1 else ''} controlled"
+    if verb == "done":
+        return "Done: on to the next game turn"
+    if verb == "finish":
+        return "Finish the run after this turn"
+    if verb == "adjust":
+        by = action["by"]
+        name = DECK_COUNTERS.get(action["counter"], words(action["counter"]))
+        return f"{'Raise' if by > 0 else 'Lower'} your {name} by {abs(by)}"
+    if verb == "take_historic":
+        return f"Take {card_words(game, state, card)} into your hand (condition met)"
+    if verb == "to_hand":
+        places = state.get("places") or {}
+        where = next((DECK_BOXES[box] for box in ("new", "due")
+                      for e in places.get(box, []) if e.get("card") == card), None)
+        if where is None and card in places.get("discard", []):
+            where = DECK_BOXES["discard"]
+        return (f"Take {card_words(game, state, card)} into your hand"
+                + (f" from the {where}" if where else ""))
+    if verb == "claim":
+        return f"Claim the secret card of {card_words(game, state, card)}"
+    if verb == "clone_used":
+        return "A clone effect was used"
+    if verb == "retire":
+        return f"Retire {card_words(game, state, card)}"
     return generic_words(action)
 
 

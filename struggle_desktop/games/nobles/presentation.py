@@ -375,24 +375,43 @@ def describe_action(game, state: dict, action: dict) -> str:
     return describe(ctx, state.get("pending") or {}, action)
 
 
+def hex_words(ctx: Ctx, h) -> str:
+    """``Kadesh (3,4)`` for a world's hex, ``(3,4)`` for any other."""
+    if not h:
+        return "here"
+    world = ctx.world_at(list(h))
+    return f"{world} ({h[0]},{h[1]})" if world else f"({h[0]},{h[1]})"
+
+
 def describe(ctx: Ctx, pending: dict, action: dict) -> str:
+    """A legal answer in a player's words: what it does and where (a world, a hex, a unit)."""
     verb = action.get("verb")
     units = ctx.state["units"]
 
     def label(uid: str) -> str:
         return f"{uid} ({units[uid]['type']})" if uid in units else uid
 
+    def where(uid: str) -> str:
+        """`` on Kadesh (3,4)`` (or `` aboard B-JS1``) for a unit on the map."""
+        u = units.get(uid)
+        if u is None:
+            return ""
+        if u.get("ship"):
+            return f" aboard {u['ship']}"
+        return f" at {hex_words(ctx, u['hex'])}"
+
     if verb == "homeworld":
         w = ctx.data.worlds[action["world"]]
         return (f"Take {w.name} as the homeworld (recruits {', '.join(w.recruits)})")
     if verb == "take":
-        return f"Take {action['unit']} as a starting army"
+        home = pending.get("world")
+        return f"Take {action['unit']} as a starting army" + (f" on {home}" if home else "")
     if verb == "disband":
-        return f"Disband {label(action['unit'])} to pay the upkeep"
+        return f"Disband {label(action['unit'])}{where(action['unit'])} to pay the upkeep"
     if verb == "pay":
         return "Pay the Mercenaries their retainer"
     if verb == "dismiss":
-        return f"Do not pay {label(action['unit'])}: it deserts"
+        return f"Do not pay {label(action['unit'])}{where(action['unit'])}: it deserts"
     if verb == "choose":
         return ("Imperial Aristocracy: one more Noble recruit roll now"
                 if action["benefit"] == "recruit_noble"
@@ -401,37 +420,41 @@ def describe(ctx: Ctx, pending: dict, action: dict) -> str:
         return f"The new units appear on {action['world']}"
     if verb == "buy":
         cost = ctx.data.unit_cost(action["unit"], action["world"])
-        return f"Buy {action['unit']} on {action['world']} for {cost} Solats"
+        return (f"Buy {action['unit']} on {action['world']} for {cost} "
+                f"Solat{'s' if cost != 1 else ''}")
     if verb == "load":
-        return f"Load {label(action['unit'])} aboard {action['ship']}"
+        ship = action["ship"]
+        return f"Load {label(action['unit'])} aboard {ship}{where(ship)}"
     if verb == "unload":
-        return f"Unload {label(action['unit'])} from {action['ship']}"
+        ship = action["ship"]
+        return f"Unload {label(action['unit'])} from {ship}{where(ship)}"
     if verb == "jump":
         to = action["to"]
-        where = ctx.world_at(to) or FEATURE_NAMES.get((ctx.feature(to) or {}).get("kind", ""),
-                                                      "")
+        where_to = ctx.world_at(to) or FEATURE_NAMES.get(
+            (ctx.feature(to) or {}).get("kind", ""), "")
         ship = action["ship"]
         cargo = ctx.cargo(ship) if ship in units else []
-        return (f"{label(ship)} jumps to ({to[0]},{to[1]}) {where}".rstrip()
+        return (f"{label(ship)} jumps to ({to[0]},{to[1]}) {where_to}".rstrip()
                 + (f" carrying {', '.join(cargo)}" if cargo else ""))
     if verb == "act":
         return describe_noble_action(ctx, action)
+    here = f" in {hex_words(ctx, pending.get('hex'))}" if pending.get("hex") else ""
     if verb == "launch":
         kind, _, what = action["target"].partition(":")
         target = (f"the armies of {house_title(ctx, what)}" if kind == "armies"
                   else label(what))
-        return f"Launch {action['nuke']} at {target}"
+        return f"Launch {action['nuke']} at {target}{here}"
     if verb == "hold":
-        return f"Hold {action['nuke']} back (do not launch it)"
+        return f"Hold {action['nuke']} back{here} (do not launch it)"
     if verb == "lose":
-        return f"Lose {label(action['unit'])}"
+        return f"Lose {label(action['unit'])}{here}"
     if verb == "command":
         return f"{action['noble']} commands {label(action['army'])} (+1 die, First Strike)"
     if verb == "sacrifice":
         return f"Sacrifice {label(action['unit'])} for sure hits"
     if verb == "done":
         return DONE_LABELS.get(pending.get("kind"), "Done")
-    return verb or "?"
+    return str(verb or "?").replace("_", " ").capitalize()
 
 
 DONE_LABELS = {"recruit": "Done buying", "move": "Done moving (end Movement for this house)",

@@ -17,14 +17,15 @@ names). Everything here is derived from the state; nothing changes it.
 
 from __future__ import annotations
 
+from struggle_desktop.engine.words import counted, with_article
 from struggle_desktop.games.struggle import combat
+from struggle_desktop.games.struggle.chaos_ops import actor_units
 from struggle_desktop.games.struggle.context import CHAOS, IMP, Ctx, fmt_sector
+from struggle_desktop.games.struggle.imperial import extropy_cost
 from struggle_desktop.games.struggle.turn import PHASES
 
 SIDE_NAMES = {IMP: "Imperial", CHAOS: "Chaos"}
 FORCE_LABELS = {"usurper": "Usurper", "mutant": "Mutant", "invader": "Invader", "ie": "IE"}
-MARKER_LABELS = {"nexus": "Nexus", "stargate": "Stargate", "illumination": "Illumination",
-                 "repression": "Repression", "increased_resources": "Increased Resources"}
 COMBAT_NAMES = {"mil": "military", "morph": "morphogenetic"}
 
 #: Prompt kinds whose answers are mostly "put this piece in that sector": the window offers
@@ -213,14 +214,58 @@ def effects_in_play(ctx: Ctx) -> list[dict]:
 
 # ------------------------------------------------------------------------------ actions
 #: Answers whose words do not depend on the position.
-FIXED_LABELS = {"done": "Done: end this step", "auto_place": "Let the program place everything",
-                "pay": "Pay the maintenance", "suppress": "Try to suppress it",
-                "no_suppression": "Do not suppress", "cancel_event": "Send it back unresolved",
-                "allow_event": "Let it happen", "accept_leviathan": "Accept Leviathan",
-                "return_leviathan": "Send Leviathan back to the pool",
-                "alliance_attack": "Attack", "no_attack": "Do not attack",
-                "no_leader": "Commit no leader", "decline": "Decline",
-                "extropy": "Conduct an extropy operation"}
+FIXED_LABELS = {"auto_place": "Let the program place everything",
+                "pay": "Pay the maintenance", "accept_leviathan": "Accept Leviathan on the Core",
+                "return_leviathan": "Send Leviathan back to the pool"}
+#: "done" in the words of the step it ends.
+DONE_LABELS = {"recruitment": "Done recruiting", "movement": "Done moving",
+               "combat": "No more attacks: end the combat phase",
+               "colonization": "Done colonizing", "end_of_turn": "End the turn"}
+#: The longer explanation of some answers, shown as the entry's tooltip (``tip``).
+TIPS = {
+    "auto_place": "The program places every starting unit, leader and Nexus marker left to "
+                  "place, as the scenario allows.",
+    "pay": "Pay the maintenance bill from the Resource Points and keep every unit.",
+    "accept_leviathan": "While the Core stays Imperial, every Chaos Index change is halved.",
+}
+MARKER_LABELS = {"nexus": "Nexus", "stargate": "Stargate", "illumination": "Illumination",
+                 "repression": "Repression", "increased_resources": "Increased Resources"}
+
+
+def sector_words(ctx: Ctx, n: int | None) -> str:
+    """``sector 12 Cassiopeia``: a sector as the answers name it."""
+    if not isinstance(n, int):
+        return f"sector {n}"
+    return f"sector {fmt_sector(n)} {ctx.galaxy.name.get(n, '')}".rstrip()
+
+
+def type_name(ctx: Ctx, code: str | None) -> str:
+    """A unit type's full name ("Star Fleet"), the code itself if the type is unknown."""
+    t = ctx.data.unit_types.get(code or "")
+    return t.name if t else str(code)
+
+
+def unit_words(ctx: Ctx, uid: str | None, where: bool = True) -> str:
+    """``AF-11 (Alpha Fleet in sector 17 Cygnus)``; without the sector when ``where`` is
+    False or the unit is off the map."""
+    u = ctx.units.get(uid or "")
+    if u is None:
+        return str(uid)
+    loc = f" in {sector_words(ctx, u['loc'])}" if where and u["loc"] is not None else ""
+    return f"{uid} ({type_name(ctx, u['type'])}{loc})"
+
+
+def event_name(ctx: Ctx, pending: dict) -> str:
+    """The chaos event marker a prompt is about, by its name."""
+    marker = pending.get("marker")
+    return ctx.data.markers.get(marker, {}).get("name", "the event") if marker else "the event"
+
+
+def allied_sector(ctx: Ctx, pending: dict) -> int | None:
+    """Where the force commanded through Alliance stands (the prompt's ``actor``)."""
+    actor = pending.get("actor")
+    units = actor_units(ctx, actor) if actor else []
+    return ctx.units[units[0]]["loc"] if units else None
 
 
 def describe_action(game, state: dict, action: dict) -> str:
@@ -230,60 +275,128 @@ def describe_action(game, state: dict, action: dict) -> str:
 
 def describe(ctx: Ctx, action: dict) -> str:
     """``describe_action`` on a context already open on the position."""
+    return words(ctx, action)[0]
+
+
+def words(ctx: Ctx, action: dict) -> tuple[str, str | None]:
+    """An answer's label (short: what it does and where) and its longer explanation, or
+    None when the label says it all. Every answer of one prompt gets a label of its own."""
     verb = action.get("verb", "?")
+    pending = ctx.state.get("pending") or {}
     at = action.get("at")
-    where = f" in {fmt_sector(at)}" if isinstance(at, int) else ""
-    unit_types = ctx.data.unit_types
+    where = f" in {sector_words(ctx, at)}" if isinstance(at, int) else ""
+    unit = action.get("unit")
 
-    def unit_name(uid: str | None) -> str:
-        u = ctx.units.get(uid or "")
-        if u is None:
-            return str(uid)
-        loc = f" in {fmt_sector(u['loc'])}" if u["loc"] is not None else ""
-        return f"{uid} ({unit_types[u['type']].name}{loc})"
-
+    if verb == "done":
+        return DONE_LABELS.get(pending.get("kind"), "Done: end this step"), None
     if verb == "place":
-        return f"Place {unit_name(action.get('unit'))}{where}"
+        return f"Place {unit_words(ctx, unit, where=False)}{where}", None
+    if verb == "place_nexus":
+        return (f"Place a Nexus marker{where}",
+                "A starting Nexus marker: never in or next to a sector that has one.")
+    if verb == "place_leader":
+        value = action.get("value", pending.get("leader"))
+        leader = f"the value-{value} leader" if value is not None else "the new leader"
+        return f"Give {leader} to {unit_words(ctx, unit)}", None
     if verb == "move":
-        return f"Move {unit_name(action.get('unit'))} to {fmt_sector(action['to'])}"
+        u = ctx.units.get(unit or "")
+        tip = (f"Move {unit} from {sector_words(ctx, u['loc'])} to "
+               f"{sector_words(ctx, action['to'])}." if u and u["loc"] is not None else None)
+        return (f"Move {unit_words(ctx, unit, where=False)} to "
+                f"{sector_words(ctx, action['to'])}", tip)
     if verb == "move_stack":
-        return f"Move every unit it can from {fmt_sector(action['from'])} to {fmt_sector(action['to'])}"
+        return (f"Move the stack from {sector_words(ctx, action['from'])} to "
+                f"{sector_words(ctx, action['to'])}",
+                f"Every unit in {sector_words(ctx, action['from'])} that can reach "
+                f"{sector_words(ctx, action['to'])} moves there.")
     if verb == "move_leader":
-        return f"Hand the leader of {action.get('unit')} to {action.get('to_unit')}"
+        return (f"Pass the leader of {unit_words(ctx, unit)} to {action.get('to_unit')}",
+                None)
     if verb == "buy_unit":
-        t = unit_types.get(action.get("type", ""))
-        name = t.name if t else action.get("type")
+        t = ctx.data.unit_types.get(action.get("type", ""))
         cost = f" for {t.cost} RP" if t else ""
-        return f"Recruit a {name}{where}{cost}"
+        return f"Recruit {with_article(type_name(ctx, action.get('type')))}{where}{cost}", None
     if verb == "buy_marker":
-        return f"Buy a {MARKER_LABELS.get(action.get('marker'), action.get('marker'))} marker{where}"
+        name = MARKER_LABELS.get(action.get("marker"), str(action.get("marker")))
+        place = where or " for the Markers Available box"
+        return f"Buy {with_article(name)} marker{place}", None
     if verb == "attack":
-        return f"Make a {COMBAT_NAMES.get(action.get('type'), action.get('type'))} attack{where}"
+        kind = COMBAT_NAMES.get(action.get("type"), str(action.get("type")))
+        return (f"Make {with_article(kind)} attack{where}",
+                f"Your units{where} attack with their {kind} factors; the odds show before "
+                "the roll.")
     if verb == "corps":
-        return f"Take a free {action.get('type')}{where}"
+        return f"Take a free {type_name(ctx, action.get('type'))}{where}", None
     if verb == "crusade":
-        return f"Raise {action.get('sf')} SF and {action.get('cg')} CG{where}"
-    if verb in ("disband", "leave_unpaid", "place_leader", "commit_leader"):
-        text = {"disband": "Disband", "leave_unpaid": "Leave unpaid",
-                "place_leader": "Give the leader to", "commit_leader": "Commit the leader of"}
-        return f"{text[verb]} {unit_name(action.get('unit'))}"
+        raised = [counted(action.get(code, 0), type_name(ctx, code.upper()))
+                  for code in ("sf", "cg") if action.get(code)]
+        return f"Raise {' and '.join(raised)}{where}", None
+    if verb == "disband":
+        return (f"Disband {unit_words(ctx, unit)}",
+                "The unit goes back to the counter mix; its maintenance is not owed.")
+    if verb == "drop_nexus":
+        return (f"Give up the Nexus{where}",
+                "The Nexus marker leaves the map; its maintenance is not owed.")
+    if verb == "leave_unpaid":
+        if "sector" in action:
+            return f"Leave the system in {sector_words(ctx, action['sector'])} unpaid", None
+        return f"Leave {unit_words(ctx, unit)} unpaid", None
+    if verb == "commit_leader":
+        return f"Commit the leader of {unit_words(ctx, unit)}", None
+    if verb == "no_leader":
+        alien = pending.get("at")
+        return ("Commit no leader" + (f" in {sector_words(ctx, alien)}"
+                                      if isinstance(alien, int) else ""), None)
     if verb == "alliance":
         kind = action.get("kind")
-        who = "the Rebels" if kind == "rebel" else (ctx.force_name(action["force"])
-                                                    if action.get("force") in ctx.state["forces"]
-                                                    else kind)
-        return f"Command {who} in {fmt_sector(action['sector'])}"
+        who = ("the Rebels" if kind == "rebel" else
+               ctx.force_name(action["force"]) if action.get("force") in ctx.state["forces"]
+               else str(kind))
+        return f"Command {who} in {sector_words(ctx, action['sector'])}", None
     if verb == "alliance_move":
-        return f"Move the allied force to {fmt_sector(action['to'])}"
+        here = allied_sector(ctx, pending)
+        if action["to"] == here:
+            return f"Keep the allied force in {sector_words(ctx, here)}", None
+        return f"Move the allied force to {sector_words(ctx, action['to'])}", None
+    if verb in ("alliance_attack", "no_attack"):
+        here = allied_sector(ctx, pending)
+        place = f" in {sector_words(ctx, here)}" if here is not None else ""
+        return ((f"Attack the Imperial units{place}" if verb == "alliance_attack"
+                 else f"Do not attack{place}"), None)
     if verb == "found":
-        return f"Found the new system{where}"
+        return f"Found the new system{where}", None
+    if verb == "colonize":
+        return (f"Colonize with {unit_words(ctx, unit)}",
+                "The Colonization Fleet is expended to found an Imperial system where it "
+                "stands.")
     if verb == "illuminate":
-        return ("Spend Illumination to lower the Chaos Index" if action.get("effect") == "ci"
-                else f"Spend Illumination on Trans-humans{where}")
-    if verb == "expedition":
-        return ("Mount the expedition" + (f" led by {action['leader']}" if action.get("leader")
-                                          else ""))
-    return FIXED_LABELS.get(verb, verb.replace("_", " ").capitalize())
+        if action.get("effect") == "ci":
+            return ("Spend Illumination to lower the Chaos Index",
+                    "An Illumination marker goes back; a die says how far the Chaos Index "
+                    "drops.")
+        return (f"Spend Illumination on Trans-humans{where}",
+                f"An Illumination marker goes back; Imperial Trans-humans appear{where}.")
+    if verb == "extropy":
+        cost = extropy_cost(ctx)
+        return (f"Conduct an extropy operation for {cost} RP",
+                f"Pay {cost} RP and roll on the Extropy Table: the Chaos Index may change.")
+    if verb in ("expedition", "decline") and pending.get("kind") == "expedition":
+        origin = f" from {sector_words(ctx, pending.get('at'))}"
+        if verb == "decline":
+            return f"Mount no expedition{origin}", None
+        leader = action.get("leader")
+        return (f"Mount the expedition{origin}"
+                + (f" led by {unit_words(ctx, leader, where=False)}" if leader
+                   else " with no leader"), None)
+    if verb in ("suppress", "no_suppression", "cancel_event", "allow_event"):
+        name = event_name(ctx, pending)
+        return {"suppress": f"Spend a Repression marker to suppress {name}",
+                "no_suppression": f"Let {name} happen",
+                "cancel_event": f"Use the Institute: send {name} back unresolved",
+                "allow_event": f"Let {name} happen"}[verb], None
+    if verb in FIXED_LABELS:
+        return FIXED_LABELS[verb], TIPS.get(verb)
+    return verb.replace("_", " ").capitalize(), None
 
 
 def next_step(state: dict) -> str:
@@ -306,9 +419,18 @@ def prompt(ctx: Ctx, legal: list[dict]) -> dict | None:
     if p is None:
         return None
     out = {k: v for k, v in p.items()}
-    out["actions"] = [dict({"action": a, "label": describe(ctx, a),
-                            "map": a["verb"] in MAP_VERBS}, **map_target(p, a))
-                      for a in legal]
+    out["actions"] = [entry(ctx, p, a) for a in legal]
+    return out
+
+
+def entry(ctx: Ctx, pending: dict, action: dict) -> dict:
+    """One answer of the prompt: the action, its label, where the map gives it and, for
+    some, a longer explanation (``tip``) the decision list shows as a tooltip."""
+    label, tip = words(ctx, action)
+    out = dict({"action": action, "label": label, "map": action["verb"] in MAP_VERBS},
+               **map_target(pending, action))
+    if tip:
+        out["tip"] = tip
     return out
 
 

@@ -212,11 +212,13 @@ def test_a_scenario_with_a_damaged_context_cannot_be_set_up():
         scenario_game(damaged(races=["Anons", "Borks", "Calmas"])).setup("bad", 1)
     captive = damaged(characters=[{"name": "Vudot Vodot", "side": "rebel", "captured": True}],
                       assignment=[{"mission": "D", "leader": "Vudot Vodot"}])
-    with pytest.raises(DataError, match=r"^scenario bad: context: assignment/0: Vudot Vodot is "
-                                        r"captured and cannot go on a mission"):
+    with pytest.raises(DataError, match=r"^Bad: group 1 \(D \(Diplomacy\), led by Vudot Vodot\) "
+                                        r"is refused: Vudot Vodot is captured and cannot go on "
+                                        r"a mission"):
         scenario_game(captive).setup("bad", 1)
     no_coup = damaged(assignment=[{"mission": "C", "leader": "Vudot Vodot"}])
-    with pytest.raises(DataError, match=r"assignment/0: the environs has no coup rating"):
+    with pytest.raises(DataError, match=r"group 1 \(C \(Coup\), led by Vudot Vodot\) is "
+                                        r"refused: the environs has no coup rating"):
         scenario_game(no_coup).setup("bad", 1)
 
 
