@@ -3,9 +3,9 @@
 ``SeatedWindow`` adds to the shell what those screens have in common: who plays each role
 (``seats``, ``humans``), the hand-over screen and taking the seat behind it, the program
 player that acts for the roles it holds, and the one way such a window acts (``perform``:
-nothing while the hand-over screen is up, and the dice panel shows the seat's own reading
-of what happened). A screen names its roles (``seat_title``) and the program's level for a
-role (``program_level``).
+nothing while the hand-over screen is up, the last message cleared, and the dice panel shows
+the seat's own reading of what happened). A screen names its roles (``seat_title``) and
+the program's level for a role (``program_level``).
 """
 
 from __future__ import annotations
@@ -63,6 +63,9 @@ class SeatedWindow(GameWindow):
     def perform(self, action: dict) -> bool:
         if self.overlay.isVisible():
             return False
+        # A message of the last action (a refusal, a hand-over) is stale once the player acts
+        # again; what this action says (through the document) replaces it.
+        self.show_message("")
         result = self.document.perform(action)
         if result.ok:
             self.dice_dock.show_entries(result.new_entries)

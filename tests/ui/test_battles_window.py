@@ -398,3 +398,172 @@ def test_save_as_says_a_save_holds_every_secret(make_window):
     win = make_window()
     start(win, blue="human", red="human")
     assert "hidden hands and plans" in win.save_caption()
+
+
+# ------------------------------------------------------------------ chits, deployment, battle map
+def double_click(qtbot, widget, point):
+    """A real double-click as Qt delivers it: press, release, double-click, release."""
+    from PySide6.QtCore import Qt
+
+    for send in (qtbot.mousePress, qtbot.mouseRelease, qtbot.mouseDClick, qtbot.mouseRelease):
+        send(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def test_each_chit_in_the_hand_says_what_it_does_and_whether_it_plays_now(make_window):
+    """The Hand panel's chits have tooltips: the chit's effect (the game's words) and either
+    the ways it may be played now or the game's reason why not."""
+    from PySide6.QtCore import Qt
+
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    hand = win.document.board["hand"]
+    assert hand
+    chits = win.hand_dock.chits
+    for row, chit in enumerate(hand):
+        tip = chits.item(row).toolTip()
+        assert chit["effect"] in tip and chit["chit"] in tip
+        reason = win.document.check({"verb": "play", "chit": chit["chit"]})
+        assert f"Not now: {reason}" in tip          # deployment: no chit plays now
+    # The displays' chit lines say what the seat may know of each hand.
+    tips = [i.toolTip() for i in win.scene.items()
+            if hasattr(i, "text") and "chits in hand" in str(i.text())]
+    assert len(tips) == 2
+    assert any(hand[0]["effect"] in t for t in tips)
+    assert any("face down" in t for t in tips)
+    assert not any(c in " ".join(tips) for c in win.document.state["players"]["red"]["hand"])
+    assert chits.item(0).data(Qt.ItemDataRole.UserRole) == hand[0]["chit"]
+
+
+def test_a_chit_double_clicked_at_the_wrong_moment_gives_the_games_reason(make_window, qtbot):
+    """A chit that cannot be played now says why, in the game's words (its check_action),
+    not only "cannot be played now"."""
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    win.hand_dock.show()
+    chits = win.hand_dock.chits
+    row = next(k for k, c in enumerate(win.document.board["hand"])
+               if c["type"] == "Tactical")
+    chit = win.document.board["hand"][row]["chit"]
+    before = len(win.document.session.actions)
+    double_click(qtbot, chits.viewport(), chits.visualItemRect(chits.item(row)).center())
+    assert len(win.document.session.actions) == before
+    reason = win.document.check({"verb": "play", "chit": chit})
+    assert reason and reason in win.status_text.text()
+    assert win.status_text.text().startswith(f"{chit} cannot be played now: ")
+
+
+def test_deployment_says_how_many_fleets_are_left_before_done(make_window):
+    """BFG-DEP-2, BFG-DEP-3: Done comes only when every fleet but the Trans-humans is placed;
+    until then the table and the Turn panel say how many are left."""
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    board = win.document.board
+    display = board["players"]["blue"]["display"]
+    must = [f for f in display if board["fleets"][f]["type"] != "TH"]
+    assert win.scene.note_text == f"Place every fleet first: {len(must)} left"
+    assert f"Place every fleet first: {len(must)} left" in win.table_dock.label.text()
+    for k, fid in enumerate(must):
+        assert win.perform({"verb": "assign", "fleet": fid, "region": 1 + k % 6})
+        left = len(must) - k - 1
+        if left:
+            assert win.scene.note_text == f"Place every fleet first: {left} left"
+    assert any(a["verb"] == "done" for a in win.prompt_actions())
+    assert win.scene.note_text == "Every fleet is placed"
+
+
+def test_dropping_an_unplaced_fleet_back_on_its_display_says_precisely_why(make_window, qtbot):
+    """A fleet dropped on its own display (on a free spot or onto another counter there)
+    changes nothing, and the status bar names the fleet and what is left to place; it is
+    not the general "Not possible" refusal."""
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    board = win.document.board
+    fid, other = board["players"]["blue"]["display"][:2]
+    before = len(win.document.session.actions)
+    for target in (win.scene.counters[other].sceneBoundingRect().center(),
+                   QPointF(120, 800)):                     # the lower, empty part
+        drag(qtbot, win.view, win.scene.counters[fid], target)
+        assert len(win.document.session.actions) == before
+        message = win.status_text.text()
+        assert not message.startswith("Not possible")
+        assert board["fleets"][fid]["label"] in message
+        assert "on your display already" in message and "left)" in message
+
+
+def battle_board(win):
+    """The board of the first fight that has fired once (targets still declared)."""
+    def fired(w):
+        battle = w.document.board.get("battle")
+        return bool(battle and battle["results"] and any(battle["targets"].values()))
+    assert play_until(win, fired)
+    return win.document.board
+
+
+def test_no_target_arrow_leaves_the_battle_map(make_window):
+    """A firer or target that left the fight (returned to base, its counter back on a display)
+    keeps no arrow: every arrow starts and ends on the battle mini-map's firing lines."""
+    import copy
+
+    from PySide6.QtWidgets import QGraphicsLineItem
+
+    from struggle_desktop.ui.battles.scene import DISPLAYS, REGIONS_AREA, BattlesScene
+
+    win = make_window()
+    start(win, seed=5)
+    board = copy.deepcopy(battle_board(win))
+    battle = board["battle"]
+    # A fleet on Blue's display that is still named as a target, as after a 5 rolled at it.
+    gone = board["players"]["blue"]["display"][0] if board["players"]["blue"]["display"] \
+        else battle["firing"]["blue"].pop()
+    if gone not in board["players"]["blue"]["display"]:
+        board["players"]["blue"]["display"].append(gone)
+    firer = battle["firing"]["red"][0]
+    battle["targets"]["red"][firer] = {"target": gone, "single": False}
+    scene = BattlesScene(win.document.layout)
+    scene.show_board(board)
+    arrows = [i for i in scene.items() if isinstance(i, QGraphicsLineItem) and i.zValue() == 31]
+    assert arrows
+    for arrow in arrows:
+        line = arrow.line()
+        for point in (line.p1(), line.p2()):
+            assert REGIONS_AREA.contains(point)
+            assert not DISPLAYS["blue"].contains(point)
+
+
+def test_the_disengagement_words_never_overlap_the_firing_headers(make_window):
+    """"Red disengages, Blue stays" has its own line under the battle's title."""
+    import copy
+
+    from struggle_desktop.ui.battles.scene import BattlesScene
+
+    win = make_window()
+    start(win, seed=5)
+    board = copy.deepcopy(battle_board(win))
+    board["battle"]["disengaged"] = {"red": True, "blue": False}
+    scene = BattlesScene(win.document.layout)
+    scene.show_board(board)
+    texts = {i.text(): i.sceneBoundingRect() for i in scene.items() if hasattr(i, "text")
+             and isinstance(i.text(), str)}
+    words = texts["Red disengages, Blue stays"]
+    title = next(r for t, r in texts.items() if t.startswith("Battle in "))
+    for header in ("Blue firing", "Red firing"):
+        assert not words.intersects(texts[header])
+    assert not words.intersects(title)
+
+
+def test_a_refusal_in_the_status_bar_goes_with_the_next_action(make_window, qtbot):
+    """A "Not possible" message is about the gesture just made: the next action the player
+    takes clears it (it used to stay for many actions)."""
+    win = make_window()
+    start(win)
+    assert play_until(win, waiting("deploy"))
+    fid = win.document.board["players"]["blue"]["display"][0]
+    drag(qtbot, win.view, win.scene.counters[fid], QPointF(700, 40))   # on the CI track
+    assert win.status_text.text().startswith("Not possible")
+    drag(qtbot, win.view, win.scene.counters[fid], win.scene.region_rects[2].center())
+    assert win.document.board["players"]["blue"]["plan"][fid] == 2
+    assert not win.status_text.text().startswith("Not possible")

@@ -438,6 +438,65 @@ def test_screenshot_of_a_rebel_diplomacy(qtbot, form, tmp_path):
         assert image.save(str(out))
 
 
+# ------------------------------------------------------------------------------ a laptop screen
+#: An offscreen screen of the commonest laptop size (the test runs the form in a process of its
+#: own: the screen is fixed when Qt starts).
+LAPTOP_SCREEN = {"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
+                              "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}
+FORM_ON_THE_SCREEN = r"""
+import json
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+app = QApplication([])
+from struggle_desktop.games.freedom import GAME
+from struggle_desktop.ui.fit import available_geometry, fits
+from struggle_desktop.ui.freedom.environs_form import EnvironsForm
+from struggle_desktop.ui.freedom.pickers import RecordTable
+form = EnvironsForm(GAME)
+form.show()
+app.processEvents()
+room = available_geometry(form)
+buttons = [form.ok_button, form.buttons.button(QDialogButtonBox.StandardButton.Cancel)]
+out = {"fits": fits(form), "screen": [room.width(), room.height()],
+       "buttons": {b.text(): room.contains(QRect(b.mapToGlobal(QPoint(0, 0)), b.size()))
+                   and b.isVisible() for b in buttons},
+       "rows": {}}
+for k in range(form.tabs.count()):
+    form.tabs.setCurrentIndex(k)
+    app.processEvents()
+    for table in form.tabs.currentWidget().findChildren(RecordTable):
+        if table.isVisible():
+            view = table.table
+            row = view.verticalHeader().defaultSectionSize()
+            out["rows"][table.noun] = view.viewport().height() / row
+print(json.dumps(out))
+"""
+
+
+def test_the_form_fits_a_laptop_screen_with_its_buttons_and_several_rows(tmp_path):
+    """On a 1366x768 screen the dialog takes its size from the screen (it once opened at
+    1200x900, Start and Cancel below the edge): it lies on the screen, both buttons are
+    inside it, and every record table (units, sovereigns, cells, atrocity units, ships)
+    has room for at least four rows; a page taller than that scrolls."""
+    import json
+    import subprocess
+    import sys
+
+    screen = tmp_path / "laptop.json"
+    screen.write_text(json.dumps(LAPTOP_SCREEN))
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={screen}"}
+    run = subprocess.run([sys.executable, "-c", FORM_ON_THE_SCREEN], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["screen"] == [1366, 768]
+    assert result["fits"]
+    assert result["buttons"] == {"&Start": True, "Cancel": True}
+    assert set(result["rows"]) == {"unit", "sovereign", "cell", "atrocity unit", "spaceship"}
+    for noun, rows in result["rows"].items():
+        assert rows >= 4, f"the {noun} table shows {rows:.1f} rows"
+
+
 @pytest.mark.parametrize("payload", [b"[" * 100_000, b'{"name": 1}', b"\xff\xfe", b"[]",
                                      b'{"name": "' + b"x" * 100_000 + b'", "origin": "free"}'])
 def test_a_foreign_drop_of_the_character_type_is_ignored(payload):

@@ -146,7 +146,10 @@ def test_copy_puts_the_plain_summary_on_the_clipboard(make_window, qtbot):
     assert text == win.document.board["outcome"]["copy_text"]
     assert text.startswith("Freedom in the Galaxy — A1: Rebel diplomacy (seed 1)")
     assert "[FIG-RE-16] Detected: Vudot Vodot, Zina Adora" in text
-    assert "→ Flip the characters named to their detected side." in text
+    # The board instruction under it (its wording names the characters, or says "the
+    # characters named", as games/freedom/presentation.py words it).
+    flip = next(line for line in text.splitlines() if line.strip().startswith("→ Flip "))
+    assert flip.rstrip().endswith("detected side.")
     assert "<" not in text                      # plain text, not the page's HTML
     assert "clipboard" in win.status_text.text()
     QGuiApplication.clipboard().setText("")
@@ -182,6 +185,49 @@ def test_call_off_by_the_groups_button_and_undo_it(make_window, qtbot):
     # An answer followed by dice cannot be undone: the reason is given.
     click(qtbot, win, "freedom-continue")
     assert not win.act_undo.isEnabled() and "chance" in win.act_undo.toolTip()
+
+
+def test_the_call_off_buttons_are_whole(make_window, qtbot):
+    """FIG-MIS-16: each Call off button gets its whole width and height in the groups table
+    (the column once sized to its empty header cut the word to "all o") and stays inside
+    the table, also in the narrow window of a laptop whose panels take their share."""
+    win = make_window()
+    win.resize(1000, 700)         # what a laptop leaves once the panels have their share
+    start(win, "a3", 1)
+    qtbot.wait(20)
+    view = win.resolution
+    for gid in ("G1", "G2"):
+        button = view.call_off_button(gid)
+        assert button is not None and button.isVisible()
+        want = button.sizeHint()
+        assert button.width() >= want.width() and button.height() >= want.height() - 2
+        column = view.table.columnWidth(view.table.columnCount() - 1)
+        assert column >= want.width()
+        # The whole button lies within the table's visible part.
+        corner = button.mapTo(view.table.viewport(), button.rect().bottomRight())
+        assert view.table.viewport().rect().contains(corner)
+
+
+def test_the_chit_mug_tables_keep_their_columns_on_a_laptop(make_window, qtbot):
+    """B1 in the window a 1366x768 laptop gives (the panels shown): the tables' column keeps
+    most of the width, so the groups table needs no sideways scrolling (a caption that did
+    not wrap once took the width and cut "Members" to "mbe")."""
+    from PySide6.QtWidgets import QSplitter
+
+    win = make_window()
+    win.resize(1284, 721)
+    start(win, "b1", 1)
+    for dock in win.docks:
+        dock.show()
+    qtbot.wait(20)
+    view = win.mode_view("chit-mug")
+    left, right = view.findChild(QSplitter).sizes()
+    assert left > right
+    groups = view.groups
+    assert groups.rowCount() >= 2
+    assert not groups.horizontalScrollBar().isVisible()
+    for c in range(groups.columnCount()):
+        assert groups.columnWidth(c) >= groups.horizontalHeader().sectionSizeHint(c) - 2
 
 
 # ------------------------------------------------------------------ forming the groups

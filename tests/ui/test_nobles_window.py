@@ -423,3 +423,80 @@ def test_the_new_game_dialog_offers_the_whole_number_options_as_spin_boxes(qtbot
     # Struggle's turn limit of scenario 7 keeps its own row.
     dialog._load_game("struggle")
     assert "max_turns" not in dialog._option_spins
+
+
+# ------------------------------------------------------------------ the purchase list
+def double_click(qtbot, widget, point):
+    """A real double-click as Qt delivers it: press, release, double-click, release."""
+    for send in (qtbot.mousePress, qtbot.mouseRelease, qtbot.mouseDClick, qtbot.mouseRelease):
+        send(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def rich_on_its_homeworld(w):
+    """The seated house recruits with two purchases to make on its homeworld and Solats for
+    more (seed 3: Nitrix, whose purchases are used up after two)."""
+    if not seated("recruit")(w):
+        return False
+    house = w.document.state["houses"][w.document.seat]
+    home = [a for a in w.prompt_actions()
+            if a["verb"] == "buy" and a["world"] == house["homeworld"]]
+    return len(home) >= 2 and house["solats"] >= 20
+
+
+def test_buying_twice_on_a_world_then_double_clicking_buys_nothing_unintended(make_window, qtbot):
+    """NH-REC-3: after two purchases on a homeworld its other purchases are gone. In the
+    Recruit panel they stay in place, greyed, saying why, so a third double-click on the same
+    spot buys nothing (the rows once closed up and it bought a unit of another world); the
+    selection stays on the row it was on."""
+    win = make_window()
+    start(win, seats=("human", "ai"))
+    assert play_until(win, rich_on_its_homeworld)
+    dock = win.recruit_dock
+    assert dock.isVisible()                        # brought forward by the recruit prompt
+    rows = dock.list
+    home = win.document.state["houses"][win.document.seat]["homeworld"]
+    row = next(k for k in range(rows.count())
+               if (rows.item(k).data(Qt.ItemDataRole.UserRole + 1) or {}).get("world") == home)
+    wanted = rows.item(row).data(Qt.ItemDataRole.UserRole + 1)
+    spot = rows.visualItemRect(rows.item(row)).center()
+    start_count = len(win.document.session.actions)
+    for bought in (1, 2):
+        double_click(qtbot, rows.viewport(), spot)
+        assert len(win.document.session.actions) == start_count + bought
+        assert win.document.session.actions[-1]["action"] == wanted
+    assert not any(a["verb"] == "buy" and a["world"] == home for a in win.prompt_actions())
+    # The row under the pointer is still the same purchase, now greyed with the reason.
+    item = rows.itemAt(spot)
+    assert item.data(Qt.ItemDataRole.UserRole + 1) == wanted
+    assert rows.currentItem() is item
+    assert "purchases used up" in item.text()
+    assert f"{home}: two purchases made this turn" in item.toolTip()
+    assert "two purchases made this turn" in dock.note.text()
+    assert f"{home}: two purchases made this turn" in win.status_text.text()
+    double_click(qtbot, rows.viewport(), spot)
+    assert len(win.document.session.actions) == start_count + 2       # nothing unintended
+    assert win.status_text.text().startswith("Not possible:")
+
+
+def test_a_double_click_counts_only_on_the_row_it_was_pressed_on(make_window, qtbot):
+    """If the row under the pointer is another purchase by the time the double-click arrives
+    (the list was filled again between the press and the double-click), nothing is bought."""
+    win = make_window()
+    start(win, seats=("human", "ai"))
+    assert play_until(win, rich_on_its_homeworld)
+    dock = win.recruit_dock
+    rows = dock.list
+    first = next(k for k in range(rows.count())
+                 if rows.item(k).data(Qt.ItemDataRole.UserRole + 1))
+    spot = rows.visualItemRect(rows.item(first)).center()
+    qtbot.mousePress(rows.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     spot)
+    qtbot.mouseRelease(rows.viewport(), Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier, spot)
+    # The rows change under the pointer: another purchase now sits where the press landed.
+    rows.item(first).setData(Qt.ItemDataRole.UserRole, "another purchase")
+    before = len(win.document.session.actions)
+    qtbot.mouseDClick(rows.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                      spot)
+    assert len(win.document.session.actions) == before
+    assert "nothing was bought" in win.status_text.text()

@@ -39,6 +39,7 @@ from struggle_desktop.games.nobles.registry import RULES
 procedure = RULES.procedure
 legal = RULES.legal
 check = RULES.check
+explain = RULES.explain
 
 STEP_PROCEDURES = ("initiative", "production", "upkeep", "recruit_nobles", "recruit_troops",
                    "movement", "nuclear_exchange", "battles", "noble_actions", "planet_control")
@@ -501,22 +502,34 @@ def legal_recruit(ctx: Ctx, pending: dict) -> list[dict]:
     return buys(ctx, pending["role"]) + [done()]
 
 
-@check("recruit")
-def is_legal_recruit(ctx: Ctx, pending: dict, action: dict) -> bool:
-    """NH-REC-3, NH-REC-4: the same answer as looking ``action`` up in ``legal_recruit``,
-    looking only at the world named (who has armies there is found without a pass over every
-    world)."""
+@explain("recruit")
+def recruit_refusal(ctx: Ctx, pending: dict, action: dict) -> str | None:
+    """NH-REC-3, NH-REC-4: None for an answer ``legal_recruit`` lists, else why not, in a
+    player's words (the purchase panel shows it beside a purchase no longer possible). Looks
+    only at the world named: who has armies there is found without a pass over every world."""
     if action.get("verb") != "buy":
-        return action_in(action, [done()])
-    world = action.get("world")
+        return None if action_in(action, [done()]) else "buy a unit or say done"
+    letter, world = pending["role"], action.get("world")
     if (action.keys() != {"verb", "world", "unit"} or not isinstance(world, str)
-            or world not in ctx.state["worlds"] or ctx.controller(world) != pending["role"]):
-        return False
+            or world not in ctx.state["worlds"]):
+        return "that is not a purchase on a world"
+    if ctx.controller(world) != letter:
+        return f"{world} is not one of house {letter}'s worlds"
+    house, unit_type = ctx.house(letter), action["unit"]
+    limit = purchase_limit(ctx, world)
+    if house["bought"].get(world, 0) >= limit:
+        made = {1: "one purchase", 2: "two purchases"}.get(limit, f"{limit} purchases")
+        return f"{world}: {made} made this turn, the most the world allows"
     h = ctx.world_hex(world)
-    owners = {world: {u["owner"] for u in ctx.state["units"].values()
-                      if u["hex"] == h and ctx.data.army_types[u["type"]]}}
-    return any(same_json(action, a) for a in _buys(ctx, pending["role"], owners)
-               if a["world"] == world)
+    if any(u["owner"] != letter and u["hex"] == h and ctx.data.army_types[u["type"]]
+           for u in ctx.state["units"].values()):
+        return f"another house's army stands on {world}"
+    if not isinstance(unit_type, str) or unit_type not in purchase_list(ctx, letter, world):
+        return f"{world} does not sell {unit_type}"
+    cost = ctx.data.unit_cost(unit_type, world)
+    if cost > house["solats"]:
+        return f"{unit_type} costs {cost} Solats on {world}; house {letter} has {house['solats']}"
+    return None
 
 
 # ------------------------------------------------------------------------ 6 Movement

@@ -8,8 +8,10 @@ are squares and Chaos counters have notched corners, so colour is never the only
 
 Gestures, as signals the window turns into actions:
 
-* ``fleet_dropped(fleet, target)``: a counter dragged onto a region (``"region:N"``), onto its
-  display (``"display"``) or onto another counter (``"fleet:ID"``);
+* ``fleet_dropped(fleet, target)``: a counter dragged onto a region (``"region:N"``), onto a
+  display (``"display:SIDE"``), or in the battle mini-map onto another counter
+  (``"fleet:ID"``) or the open map (``"battle"``); a drop onto a counter outside the
+  mini-map counts as one on the region or display it stands in;
 * ``region_clicked(n)`` and ``fleet_clicked(id)``.
 
 Which counters may be dragged is asked of ``draggable(fleet_id)`` (set by the window).
@@ -19,9 +21,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt, Signal
 from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF)
-from PySide6.QtWidgets import QGraphicsObject, QGraphicsScene
+from PySide6.QtWidgets import (QGraphicsObject, QGraphicsScene, QGraphicsSimpleTextItem,
+                               QGraphicsTextItem)
 
 FONT = "DejaVu Sans"
 COLOURS = {"blue": QColor("#2d6cb5"), "red": QColor("#b5332e")}
@@ -37,6 +40,10 @@ GAP = 6.0
 TRACK = QRectF(130, 14, 1140, 56)
 DISPLAYS = {"blue": QRectF(8, 90, 224, 800), "red": QRectF(1168, 90, 224, 800)}
 REGIONS_AREA = QRectF(244, 90, 912, 800)
+#: In the battle mini-map (relative to its top left): the line under the title that says who
+#: disengages, and the top of the firing lines (their headers sit 26 above it).
+BATTLE_WORDS = QRectF(12, 34, 888, 22)
+FIRING_TOP = 100.0
 
 
 def font(size: float, bold: bool = False) -> QFont:
@@ -44,6 +51,33 @@ def font(size: float, bold: bool = False) -> QFont:
     f.setPointSizeF(size)
     f.setBold(bold)
     return f
+
+
+def unplaced_fleets(board: dict) -> list[str]:
+    """The seat's fleets still on its display that a deployment must place: every one but
+    the Trans-humans, which may stay back (the game offers Done once this is empty)."""
+    seat = board["seat"]
+    player = board["players"].get(seat)
+    if player is None:
+        return []
+    return [f for f in player["display"]
+            if f not in player["plan"] and board["fleets"][f]["type"] != "TH"]
+
+
+def deployment_note(board: dict | None) -> tuple[str, str] | None:
+    """While the seat deploys: what is left before Done (title, detail), else None."""
+    prompt = (board or {}).get("prompt")
+    if not prompt or prompt["kind"] != "deploy":
+        return None
+    if any(e["action"]["verb"] == "done" for e in prompt["actions"]):
+        held = [f for f in board["players"][board["seat"]]["display"]
+                if f not in board["players"][board["seat"]]["plan"]]
+        return ("Every fleet is placed",
+                "Choose Done in the Decision panel"
+                + (" (Trans-humans may stay back)" if held else ""))
+    left = len(unplaced_fleets(board))
+    return (f"Place every fleet first: {left} left" if left else "Place every fleet first",
+            "Drag each onto a region; Done comes when all are placed")
 
 
 def region_rect(column: int, row: int) -> QRectF:
@@ -179,17 +213,20 @@ class BattlesScene(QGraphicsScene):
                              for r in layout["regions"]}
         self.battle_rect: QRectF | None = None
         self.board: dict | None = None
+        self.note_text = ""
 
     def map_rect(self) -> QRectF:
         return self.sceneRect()
 
     # ------------------------------------------------------------------ gestures
     def drop(self, fleet_id: str, pos: QPointF) -> None:
-        for item in self.items(pos):
-            if isinstance(item, CounterItem) and item.fleet_id != fleet_id:
-                self.fleet_dropped.emit(fleet_id, f"fleet:{item.fleet_id}")
-                return
         if self.battle_rect is not None and self.battle_rect.contains(pos):
+            # Only in the battle mini-map is a counter a target; elsewhere a drop onto a
+            # counter means the region or display it stands in.
+            for item in self.items(pos):
+                if isinstance(item, CounterItem) and item.fleet_id != fleet_id:
+                    self.fleet_dropped.emit(fleet_id, f"fleet:{item.fleet_id}")
+                    return
             self.fleet_dropped.emit(fleet_id, "battle")
             return
         for n, rect in self.region_rects.items():
@@ -223,6 +260,7 @@ class BattlesScene(QGraphicsScene):
         self.counters = {}
         self.battle_rect = None
         self.board = board
+        self.note_text = ""          # the deployment note on the seat's display, if any
         if board is None:
             return
         self._track(board)
@@ -237,7 +275,8 @@ class BattlesScene(QGraphicsScene):
         self._text_z = 1
 
     def _text(self, text: str, rect: QRectF, size=9.0, bold=False, colour=INK,
-              align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter) -> None:
+              align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+              ) -> QGraphicsSimpleTextItem:
         item = self.addSimpleText(text, font(size, bold))
         item.setBrush(colour)
         br = item.boundingRect()
@@ -309,15 +348,56 @@ class BattlesScene(QGraphicsScene):
                                    or "empty"),
                  f"Trans-humans in supply: {player['th_supply']}"]
         for k, line in enumerate(lines):
-            self._text(line, QRectF(rect.left() + 8, rect.top() + 26 + 16 * k, rect.width() - 16, 16), 7.5)
+            item = self._text(line, QRectF(rect.left() + 8, rect.top() + 26 + 16 * k,
+                                           rect.width() - 16, 16), 7.5)
+            if k == 1:
+                item.setToolTip(self._chits_tooltip(board, side))
+        counters_top = rect.top() + 100
+        note = deployment_note(board) if side == board["seat"] else None
+        if note is not None:
+            box = self._note(QPointF(rect.left() + 6, counters_top - 4), rect.width() - 12,
+                             *note)
+            counters_top = box.bottom() + 8
         fids = [f for f in player["display"] if f not in plan]
-        self._grid(board, fids, QRectF(rect.left() + 8, rect.top() + 100, rect.width() - 16,
-                                       rect.height() - 110))
+        self._grid(board, fids, QRectF(rect.left() + 8, counters_top, rect.width() - 16,
+                                       rect.bottom() - 10 - counters_top))
         if side == "blue":
+            # The count only: the list would run out of the display (it is in the tooltip).
             common = board["common_pool"]
-            self._text(f"Common pool: {len(common)} fleets"
-                       + (f" ({', '.join(common[:6])}{'…' if len(common) > 6 else ''})" if common else ""),
-                       QRectF(rect.left() + 8, rect.bottom() - 20, 400, 16), 7, colour=MUTED)
+            pool = self._text(f"Common pool: {len(common)} fleets",
+                              QRectF(rect.left() + 8, rect.bottom() - 20, rect.width() - 16, 16),
+                              7, colour=MUTED)
+            pool.setToolTip("Common pool: " + (", ".join(common) or "empty"))
+
+    def _note(self, at: QPointF, width: float, title: str, detail: str) -> QRectF:
+        """A highlighted note on a display, what the seat must still do (deployment), its
+        words wrapped to ``width``; returns the box it takes."""
+        text = QGraphicsTextItem()
+        text.setTextWidth(width - 8)
+        text.setHtml(f"<div style='font-family:\"{FONT}\"; font-size:9pt'><b>{title}</b></div>"
+                     f"<div style='font-family:\"{FONT}\"; font-size:7pt; color:#4a4f57'>"
+                     f"{detail}</div>")
+        box = QRectF(at, QSizeF(width, text.boundingRect().height() + 4))
+        frame = self.addRect(box, QPen(ACCENT, 2), QBrush(QColor("#fff4d6")))
+        frame.setToolTip(f"{title}\n{detail}")
+        text.setPos(at + QPointF(4, 2))
+        text.setZValue(self._text_z)
+        self.addItem(text)
+        self.note_text = title
+        return box
+
+    @staticmethod
+    def _chits_tooltip(board: dict, side: str) -> str:
+        """What the chits of ``side`` are, as far as the seat may know: its own hand with what
+        each chit does, the other hand only when hands are open."""
+        if board["seat"] == side and board["hand"] is not None:
+            return "\n".join(f"{c['chit']}: {c['effect']}" for c in board["hand"]) \
+                or "No chits in hand"
+        shown = board["players"][side]["chits"]
+        if shown is not None:
+            return f"{side.capitalize()} holds: {', '.join(shown) or 'nothing'}"
+        return (f"{side.capitalize()} holds {board['players'][side]['hand_count']} chits, "
+                "face down")
 
     def _region(self, board: dict, region: dict, plan: dict) -> None:
         n = region["number"]
@@ -376,10 +456,12 @@ class BattlesScene(QGraphicsScene):
         self._text(title, QRectF(rect.left() + 12, rect.top() + 6, rect.width() - 24, 26), 12,
                    bold=True)
         # Each side's firing line is a column (two counters wide), Blue on the left and Red on
-        # the right, so the target arrows cross the open middle.
+        # the right, so the target arrows cross the open middle. The columns start below the
+        # title and the disengagement line (BATTLE_WORDS), so their headers never overlap them.
         column = 2 * COUNTER + GAP
-        lines = {"blue": QRectF(rect.left() + 40, rect.top() + 70, column, 500),
-                 "red": QRectF(rect.right() - 40 - column, rect.top() + 70, column, 500)}
+        top = rect.top() + FIRING_TOP
+        lines = {"blue": QRectF(rect.left() + 40, top, column, 500),
+                 "red": QRectF(rect.right() - 40 - column, top, column, 500)}
         fighting = []
         for side, area in lines.items():
             self.addRect(area.adjusted(-8, -30, 8, 8), QPen(COLOURS[side], 1.5),
@@ -389,9 +471,13 @@ class BattlesScene(QGraphicsScene):
             fighting += self._grid(board, battle["firing"][side], area)
         for item in fighting:
             item.setZValue(30)
+        # A target stays declared after the volley; a firer or target that has since left
+        # the fight (returned to base: its counter is back on a display) gets no arrow, or
+        # a stale arrow would reach out of the mini-map into that display.
+        on_the_lines = {item.fleet_id: item for item in fighting}
         for side in ("blue", "red"):
             for firer, order in battle["targets"].get(side, {}).items():
-                a, b = self.counters.get(firer), self.counters.get(order["target"])
+                a, b = on_the_lines.get(firer), on_the_lines.get(order["target"])
                 if a is None or b is None:
                     continue
                 start = a.pos() + QPointF(COUNTER / 2, COUNTER / 2)
@@ -414,8 +500,8 @@ class BattlesScene(QGraphicsScene):
         if battle["disengaged"]:
             words = ", ".join(f"{s.capitalize()} {'disengages' if v else 'stays'}"
                               for s, v in battle["disengaged"].items())
-            self._text(words, QRectF(rect.left() + 12, rect.top() + 30, rect.width() - 24, 20), 9,
-                       colour=MUTED)
+            self._text(words, BATTLE_WORDS.translated(rect.topLeft()), 10, bold=True,
+                       colour=INK)
 
     def _arrow(self, start: QPointF, end: QPointF, colour: QColor, width: float) -> None:
         """A target arrow from a firer to its target, its head at the target's edge; drawn over

@@ -17,13 +17,20 @@ Gestures: drag a fleet from your display to a region to deploy it (back to the d
 it back); in a fight drag a firer onto an enemy counter to target it; click a region to resolve
 it; click a fleet to add it to or take it from a garrison, or to lose it to pursuit fire;
 double-click a chit in the hand to play it (the decision list then shows its choices).
+
+Every chit in the hand has a tooltip: what it does, and how it may be played now or the game's
+reason why not (the same reason a double-click shows). While the seat deploys, its display and
+the Turn panel say how many fleets are left to place before Done; a fleet dropped back on its
+own display stays there and the status bar says what is left.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QGraphicsView, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QGraphicsView, QLabel, QListView, QListWidget, QListWidgetItem,
+                               QVBoxLayout, QWidget)
 
+from struggle_desktop.ui.battles.scene import deployment_note, unplaced_fleets
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.seated import SeatedWindow
@@ -69,6 +76,11 @@ class HandDock(DockPanel):
         self.caption.setWordWrap(True)
         self.chits = QListWidget()
         self.chits.setObjectName("hand-list")
+        # Each chit's line says what it does, wrapped rather than cut at the panel's edge.
+        self.chits.setWordWrap(True)
+        self.chits.setResizeMode(QListView.ResizeMode.Adjust)
+        self.chits.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.chits.setAlternatingRowColors(True)
         self.chits.itemActivated.connect(lambda item: self.play and self.play(
             item.data(Qt.ItemDataRole.UserRole)))
         layout.addWidget(self.caption)
@@ -87,6 +99,7 @@ class HandDock(DockPanel):
         for chit in hand:
             item = QListWidgetItem(f"{chit['chit']}: {chit['effect']}")
             item.setData(Qt.ItemDataRole.UserRole, chit["chit"])
+            item.setToolTip(self.chit_tooltip(board, chit))
             self.chits.addItem(item)
         other = "red" if board["seat"] == "blue" else "blue"
         shown = board["players"][other]["chits"]
@@ -95,12 +108,35 @@ class HandDock(DockPanel):
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.chits.addItem(item)
 
+    def chit_tooltip(self, board: dict, chit: dict) -> str:
+        """What ``chit`` does, and the answers it gives now (the prompt's own words: plays,
+        a repression, setting it aside) or the game's reason why it cannot be played."""
+        lines = [f"{chit['chit']} ({chit['type']} chit): {chit['effect']}"]
+        prompt = board.get("prompt")
+        ways = [e["label"] for e in (prompt["actions"] if prompt else [])
+                if e["action"].get("chit") == chit["chit"]]
+        if ways:
+            lines.append("Now (double-click, then pick one in the Decision panel):"
+                         if len(ways) > 1 else "Now (double-click):")
+            lines += [f"  • {way}" for way in ways[:6]]
+            if len(ways) > 6:
+                lines.append(f"  … and {len(ways) - 6} more")
+        else:
+            lines.append(f"Not now: {play_refusal(self.document, chit['chit'])}")
+        return "\n".join(lines)
+
+
+def play_refusal(document, chit: str) -> str:
+    """Why ``chit`` cannot be played now, in the game's words (its ``check_action``)."""
+    return (document.check({"verb": "play", "chit": chit})
+            or "it needs a choice the current decision does not offer")
+
 
 class TableDock(DockPanel):
-    """Turn, phase, who acts, and both players' tracks in words."""
+    """Turn, phase, who acts, what is left to deploy, and both players' tracks in words."""
     object_name = "dock-battles-table"
     title = "Turn and Tracks"
-    default_area = Qt.DockWidgetArea.LeftDockWidgetArea
+    default_area = Qt.DockWidgetArea.BottomDockWidgetArea
 
     def create_widget(self) -> QWidget:
         self.label = QLabel()
@@ -123,6 +159,9 @@ class TableDock(DockPanel):
             rows.append(f"<b>{board['outcome']['text']}</b>")
         elif board["waiting_for"]:
             rows.append(f"Waiting for <b>{SIDE_TITLES[board['waiting_for']]}</b>")
+        note = deployment_note(board)
+        if note is not None:
+            rows.append(f"<span style='background:#fff4d6'><b>{note[0]}</b></span> — {note[1]}")
         for side in ("blue", "red"):
             p = board["players"][side]
             rows.append(f"{p['name']}: {p['rp']} RP"
@@ -131,11 +170,21 @@ class TableDock(DockPanel):
                         + f"{sum(1 for r in board['regions'] if r['controller'] == side)} regions")
         rows.append(f"Chit pool: {board['chit_pool_count']} · common pool: "
                     f"{len(board['common_pool'])} fleets")
+        tip = ""
         if board["last_chit"]:
             last = board["last_chit"]
             rows.append(f"Last chit: {last['side'].capitalize()} played {last['chit']}"
                         + (" (repressed)" if last["cancelled"] else ""))
+            tip = self.last_chit_words(last)
         self.label.setText("<br>".join(rows))
+        self.label.setToolTip(tip)
+
+    def last_chit_words(self, last: dict) -> str:
+        """The last chit played, as the game words that play."""
+        words = (self.document.describe(last["action"]) if last.get("action")
+                 else f"Play {last['chit']}")
+        return (f"Last chit: {last['side'].capitalize()} — {words}"
+                + (" (repressed: it had no effect)" if last["cancelled"] else ""))
 
 
 class BattlesWindow(SeatedWindow):
@@ -145,6 +194,7 @@ class BattlesWindow(SeatedWindow):
     def __init__(self, document=None, settings=None):
         self.scene = None          # keep a reference: a collected scene leaves a blank view
         self._session = None       # the session last shown: a new or opened game starts unseated
+        self._panels_arranged = False
         super().__init__(document, settings)
         self.on_document_changed()
 
@@ -164,20 +214,43 @@ class BattlesWindow(SeatedWindow):
         self.dice_dock = DiceDock(doc, self)
         self.docks = [self.table_dock, self.decision_dock, self.hand_dock, self.log_dock,
                       self.dice_dock]
-        left = Qt.DockWidgetArea.LeftDockWidgetArea
         right = Qt.DockWidgetArea.RightDockWidgetArea
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        self.addDockWidget(left, self.table_dock)
+        # The table needs the width (its regions and displays side by side): the turn and
+        # tracks sit in a low bottom row with the log; the decision list, the hand and the
+        # dice (whose rolls are tall rows) share the right column. A 1366x768 screen then
+        # still draws the table readably and every list shows several rows.
+        self.setCorner(Qt.Corner.BottomRightCorner, right)    # the column is full height
         self.addDockWidget(right, self.decision_dock)
         self.addDockWidget(right, self.hand_dock)
+        self.addDockWidget(right, self.dice_dock)
+        self.addDockWidget(bottom, self.table_dock)
         self.addDockWidget(bottom, self.log_dock)
-        self.addDockWidget(bottom, self.dice_dock)
-        self.splitDockWidget(self.log_dock, self.dice_dock, Qt.Orientation.Horizontal)
-        self.resizeDocks([self.table_dock, self.decision_dock], [260, 360],
-                         Qt.Orientation.Horizontal)
-        self.resizeDocks([self.log_dock], [190], Qt.Orientation.Vertical)
+        self.splitDockWidget(self.table_dock, self.log_dock, Qt.Orientation.Horizontal)
+        self.arrange_panels()
         self.decision_dock.action_chosen.connect(self.perform)
         self.decision_dock.hint_requested.connect(self.show_hint)
+
+    def arrange_panels(self) -> None:
+        """The panels' first sizes. Qt heeds them only once the window is shown at its size,
+        so they are given again then (unless a saved layout was restored) and after Reset
+        Layout."""
+        self.resizeDocks([self.decision_dock], [400], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.table_dock, self.log_dock], [360, 540], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.decision_dock, self.hand_dock, self.dice_dock], [260, 210, 210],
+                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._panels_arranged:
+            self._panels_arranged = True
+            if self.settings.value(f"{self.layout_key}/state") is None:
+                QTimer.singleShot(0, self.arrange_panels)
+
+    def reset_layout(self) -> None:
+        super().reset_layout()
+        QTimer.singleShot(0, self.arrange_panels)
 
     def build_game_actions(self) -> None:
         self.act_hint = self._action("&Hint", self.show_hint, "Ctrl+H",
@@ -317,8 +390,26 @@ class BattlesWindow(SeatedWindow):
         if kind == "fleet" and "target" in verbs:
             return self.document.check({"verb": "target", "firer": fleet_id, "target": name}) \
                 or "choose another target"
+        if kind == "display" and "assign" in verbs:
+            return self.display_drop_words(fleet_id, name)
         return ("drop a fleet on a region to deploy it, or a firer on an enemy fleet to "
                 "target it")
+
+    def display_drop_words(self, fleet_id: str, side: str) -> str:
+        """A deployment drop on a display that changes nothing: where the fleet is already
+        (or whose display it is), and what is left to place before Done."""
+        board = self.document.board
+        seat = board["seat"]
+        label = board["fleets"][fleet_id]["label"]
+        if side != seat:
+            where = f"that is {SIDE_TITLES[side]}'s display: drag {label} onto a region"
+        elif board["fleets"][fleet_id]["type"] == "TH":
+            return f"{label} stays on your display: Trans-humans may stay back"
+        else:
+            where = f"{label} is on your display already: drag it onto a region to deploy it"
+        left = len(unplaced_fleets(board))
+        return where + (f" (every fleet but the Trans-humans must be placed before Done: "
+                        f"{left} left)" if left else "")
 
     def drop_action(self, fleet_id: str, target: str) -> dict | None:
         """The legal action a drop of ``fleet_id`` on ``target`` means, if any."""
@@ -335,11 +426,21 @@ class BattlesWindow(SeatedWindow):
     def fleet_dropped(self, fleet_id: str, target: str) -> None:
         action = self.drop_action(fleet_id, target)
         if action is None:
-            self.show_message(f"Not possible: {self.drop_refusal(fleet_id, target)}")
+            if target == f"display:{self.document.seat}" and self._held_back(fleet_id):
+                # Back where it already is: nothing was asked, so nothing is refused.
+                self.show_message(self.drop_refusal(fleet_id, target))
+            else:
+                self.show_message(f"Not possible: {self.drop_refusal(fleet_id, target)}")
             self.scene.show_board(self.document.board)
             return
         if not self.perform(action):
             self.scene.show_board(self.document.board)
+
+    def _held_back(self, fleet_id: str) -> bool:
+        """Whether ``fleet_id`` is on the seat's display and not planned anywhere."""
+        board = self.document.board
+        player = board["players"].get(board["seat"]) if board else None
+        return bool(player) and fleet_id in player["display"] and fleet_id not in player["plan"]
 
     def region_clicked(self, n: int) -> None:
         for a in self.prompt_actions():
@@ -361,7 +462,7 @@ class BattlesWindow(SeatedWindow):
             self.perform(plays[0])
             return
         if not plays:
-            self.show_message(f"{chit} cannot be played now")
+            self.show_message(f"{chit} cannot be played now: {play_refusal(self.document, chit)}")
             return
         self.decision_dock.show()
         self.decision_dock.raise_()

@@ -29,14 +29,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
-                               QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
+                               QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.ui.dialogs import ERROR, GOOD, error_label, heading, muted, show_error
+from struggle_desktop.ui.fit import resize_to_fit
 from struggle_desktop.ui.freedom.pickers import (NAME_ROLE, ChartPicker, Column, NameList,
                                                  PoolList, RecordTable, cell_text, fill_combo,
                                                  optional_spin, set_combo_value, set_spin,
@@ -107,6 +108,16 @@ def _spin(low: int, high: int, value: int, tip: str = "") -> QSpinBox:
     spin.setValue(value)
     spin.setToolTip(tip)
     return spin
+
+
+def scrolled(page: QWidget) -> QScrollArea:
+    """``page`` in a frameless scroll area that follows its size: the page keeps its own
+    minimum size, and the area scrolls where the dialog is smaller."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(page)
+    return area
 
 
 # ====================================================================================== groups
@@ -297,11 +308,13 @@ class EnvironsForm(QDialog):
                                "left alone keep the game's defaults; the game checks "
                                "everything as you type."))
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._build_environs(), "&Environs")
-        self.tabs.addTab(self._build_forces(), "&Forces and locals")
-        self.tabs.addTab(self._build_characters(), "&Characters")
-        self.tabs.addTab(self._build_groups(), "&Mission groups")
-        self.tabs.addTab(self._build_pools(), "&Pools")
+        # Each page scrolls where it is taller (or wider) than the screen leaves room for, so
+        # its tables keep their rows and Start and Cancel stay on the screen below.
+        self.tabs.addTab(scrolled(self._build_environs()), "&Environs")
+        self.tabs.addTab(scrolled(self._build_forces()), "&Forces and locals")
+        self.tabs.addTab(scrolled(self._build_characters()), "&Characters")
+        self.tabs.addTab(scrolled(self._build_groups()), "&Mission groups")
+        self.tabs.addTab(scrolled(self._build_pools()), "&Pools")
         layout.addWidget(self.tabs, 1)
         self.error = error_label()
         layout.addWidget(self.error)
@@ -312,7 +325,7 @@ class EnvironsForm(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
-        self.resize(QSize(1200, 900))
+        resize_to_fit(self, 1200, 900)       # smaller on a laptop screen: the pages scroll
         self._sync_enabled()
         self._refresh_sovereign_choice()
         self._refresh_characters()

@@ -252,6 +252,12 @@ class _Never:
 _NEVER = _Never()
 
 
+#: A record table's row height, and the rows it always has room for (so a laptop screen shows
+#: several records at once; the form scrolls instead of squeezing the table).
+ROW_HEIGHT = 30
+MIN_ROWS = 4
+
+
 class RecordTable(QWidget):
     """An editable list of records (units, sovereigns, cells...): one row per record, one
     widget per field, Add and Remove buttons. :attr:`changed` fires on every edit."""
@@ -276,12 +282,13 @@ class RecordTable(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.verticalHeader().setDefaultSectionSize(30)
+        self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         for k, col in enumerate(self.columns):
             if widths and col.key in widths:
                 self.table.horizontalHeader().setSectionResizeMode(
                     k, QHeaderView.ResizeMode.Interactive)
                 self.table.setColumnWidth(k, widths[col.key])
+        self.table.setMinimumHeight(self.height_for_rows(MIN_ROWS))
         layout.addWidget(self.table, 1)
         buttons = QHBoxLayout()
         self.add_button = QPushButton(f"Add {noun}")
@@ -292,6 +299,17 @@ class RecordTable(QWidget):
         buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
         layout.addLayout(buttons)
+
+    def height_for_rows(self, rows: int) -> int:
+        """The table's height that shows ``rows`` rows whole, with its header, frame and a
+        horizontal scroll bar (a narrow dialog may need one)."""
+        table = self.table
+        return (table.horizontalHeader().sizeHint().height() + rows * ROW_HEIGHT
+                + 2 * table.frameWidth() + table.horizontalScrollBar().sizeHint().height())
+
+    def rows_shown(self) -> float:
+        """How many rows the table's viewport has room for now."""
+        return self.table.viewport().height() / ROW_HEIGHT
 
     # rows -----------------------------------------------------------------------------
     def add_row(self, record: dict | None = None) -> int:

@@ -46,6 +46,10 @@ STATUS_COLOURS = {"active": "#1f7a3a", "waiting": "#2f6fbf", "aborted": "#b3261e
                   "called_off": "#8a6d1f", "forming": "#5f6670"}
 COLUMNS = ("Group", "Mission", "Leader", "Members", "Status", "Levels", "Bonus adj.",
            "Bonus dice", "")
+#: The groups-table columns that share the width left (their words wrap), and the least
+#: width each of them keeps.
+STRETCHING = (1, 3, 7)
+STRETCH_MIN_WIDTH = 90
 
 
 class DieFace(QWidget):
@@ -223,8 +227,15 @@ class ResolutionView(QScrollArea):
         header = self.table.horizontalHeader()
         for col in range(len(COLUMNS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
+        # The long columns (mission and target, members, bonus dice) share the width left and
+        # wrap their words (STRETCHING).
+        for col in STRETCHING:
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+        # The last column holds a Call off button, which "resize to contents" does not see
+        # (the cell has no text): it gets the button's whole width, as do the rows its height.
+        self._button_size = QPushButton("Call off").sizeHint()
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Fixed)
+        self.table.setColumnWidth(len(COLUMNS) - 1, self._button_size.width() + 8)
         self.no_groups = label("No group yet.", muted=True)
         groups_column.addWidget(self.table)
         groups_column.addWidget(self.no_groups)
@@ -354,6 +365,18 @@ class ResolutionView(QScrollArea):
             else:
                 table.removeCellWidget(r, len(COLUMNS) - 1)
         table.resizeRowsToContents()
+        for r, g in enumerate(rows):
+            if g["can_call_off"]:
+                table.setRowHeight(r, max(table.rowHeight(r), self._button_size.height() + 4))
+        # Never narrower than its columns need (those that stretch get a little room each):
+        # in a narrow window the page scrolls sideways rather than push the Call off column
+        # off the table's edge.
+        header = table.horizontalHeader()
+        table.setMinimumWidth(
+            sum(max(table.sizeHintForColumn(c), header.sectionSizeHint(c))
+                for c in range(len(COLUMNS) - 1) if c not in STRETCHING)
+            + len(STRETCHING) * STRETCH_MIN_WIDTH + table.columnWidth(len(COLUMNS) - 1)
+            + 2 * table.frameWidth())
         height = table.horizontalHeader().height() + sum(table.rowHeight(r)
                                                          for r in range(len(rows))) + 4
         table.setFixedHeight(height)

@@ -281,6 +281,7 @@ class FreedomWindow(GameWindow):
         if reason is not None:
             self.show_message(f"Not possible: {reason}")
             return reason
+        self.show_message("")        # the last message is stale once an answer is given
         result = self.document.perform(action)
         return None if result.ok else result.reason
 

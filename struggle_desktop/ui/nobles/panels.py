@@ -1,5 +1,5 @@
-"""The Noble Houses panels: houses, the jumpship and its cargo, the fight, allies and Noble
-actions, and the selected hex.
+"""The Noble Houses panels: houses, the jumpship and its cargo, the purchases of Recruit Troops,
+the fight, allies and Noble actions, and the selected hex.
 
 Each is a ``DockPanel`` (stable ``objectName``, built on first show) that re-reads
 ``document.board`` (games/nobles/presentation.py) and emits what the player asks for; the
@@ -9,8 +9,10 @@ window performs it. The decision, log and dice panels are the shared ones (ui/do
 from __future__ import annotations
 
 import html
+import json
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QPushButton, QTextBrowser, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
@@ -251,6 +253,188 @@ def movable_ships(board: dict | None) -> list[str]:
         if a["verb"] in ("load", "unload", "jump") and a["ship"] not in out:
             out.append(a["ship"])
     return out
+
+
+# ===================================================================================== recruit
+#: Item data of the Recruit panel's rows.
+KEY_ROLE = Qt.ItemDataRole.UserRole
+ACTION_ROLE = Qt.ItemDataRole.UserRole + 1
+REASON_ROLE = Qt.ItemDataRole.UserRole + 2      # why the purchase is gone; "" while it is offered
+LABEL_ROLE = Qt.ItemDataRole.UserRole + 3       # the game's words for the purchase
+
+
+def action_key(action: dict) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+class RecruitDock(DockPanel):
+    """The seated house's purchases in Recruit Troops, world by world: double-click a unit to
+    buy it. The list holds still while the house buys: a purchase that is no longer possible
+    stays in its place, greyed, saying why (a world's purchases used up, the Solats left), so
+    no row moves under the pointer and the selection stays on the row it was on. A
+    double-click counts only on the row it was pressed on."""
+    object_name = "dock-nobles-recruit"
+    title = "Recruit"
+    default_area = Qt.DockWidgetArea.RightDockWidgetArea
+
+    action_chosen = Signal(dict)
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self._step: tuple | None = None           # (turn, house) the rows belong to
+        self._rows: dict[str, QListWidgetItem] = {}
+        self._worlds: dict[str, QListWidgetItem] = {}
+        self._pressed_key: str | None = None      # the row under the last mouse press
+        self._double_click = False
+        self.note_text = ""
+
+    def create_widget(self) -> QWidget:
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.note = QLabel()
+        self.note.setObjectName("nobles-recruit-note")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #8a5a00")
+        self.list = QListWidget()
+        self.list.setObjectName("nobles-recruit")
+        self.list.itemActivated.connect(self._activated)
+        self.list.viewport().installEventFilter(self)
+        self.done_button = QPushButton("Done buying")
+        self.done_button.setObjectName("nobles-recruit-done")
+        self.done_button.clicked.connect(lambda: self.action_chosen.emit({"verb": "done"}))
+        layout.addWidget(self.caption)
+        layout.addWidget(self.note)
+        layout.addWidget(self.list, 1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.done_button)
+        layout.addLayout(row)
+        return box
+
+    # ------------------------------------------------------------------ the rows
+    def update_widget(self) -> None:
+        board = self.document.board
+        prompt = (board or {}).get("prompt")
+        if not prompt or prompt["kind"] != "recruit":
+            self._reset(None)
+            self.caption.setText("Units are bought in step 5 (Recruit Troops): the house "
+                                 "whose turn it is to buy sees its purchases here.")
+            self.done_button.setEnabled(False)
+            return
+        step = (board["turn"], board["seat"])
+        if step != self._step:
+            self._reset(step)
+        offered = {action_key(e["action"]): e for e in prompt["actions"]
+                   if e["action"]["verb"] == "buy"}
+        for key, entry in offered.items():
+            if key not in self._rows:
+                self._add_row(key, entry)
+        house = next((h for h in board["houses"] if h["letter"] == board["seat"]), None)
+        solats = house["solats"] if house else 0
+        self.caption.setText(f"<b>{html.escape(house_name(board, board['seat']))}</b>: "
+                             f"{solats} Solats. Double-click a unit to buy it.")
+        gone_now: list[str] = []
+        for key, item in self._rows.items():
+            entry = offered.get(key)
+            if entry is not None:
+                item.setText(entry["label"])
+                item.setData(LABEL_ROLE, entry["label"])
+                item.setData(REASON_ROLE, "")
+                item.setForeground(self.list.palette().text())
+                item.setToolTip("Double-click to buy it")
+            elif not item.data(REASON_ROLE):          # gone since the last look: say why
+                reason, short = self.gone_reason(item.data(ACTION_ROLE))
+                item.setData(REASON_ROLE, reason)
+                item.setText(f"{item.data(LABEL_ROLE)} ({short})")
+                item.setForeground(QColor("#9a9a9a"))
+                item.setToolTip(f"Not possible now: {reason}")
+                if reason not in gone_now:
+                    gone_now.append(reason)
+        for world, header in self._worlds.items():
+            reasons = {self._rows[k].data(REASON_ROLE) for k in self._rows
+                       if self._rows[k].data(ACTION_ROLE)["world"] == world}
+            # A world none of whose purchases is left says so on its heading (why: its tip).
+            spent = "" not in reasons
+            header.setText(f"{world} — nothing more to buy here now" if spent else world)
+            header.setToolTip("; ".join(sorted(reasons)) if spent else "")
+        if gone_now:
+            self.note_text = "; ".join(gone_now)
+            self.note.setText(self.note_text + " (greyed out below)")
+            self.document.message.emit(self.note_text)
+        self.note.setVisible(bool(self.note_text))
+        done = next((e for e in prompt["actions"] if e["action"]["verb"] == "done"), None)
+        self.done_button.setEnabled(done is not None)
+        if done is not None:
+            self.done_button.setText(done["label"])
+
+    def _reset(self, step: tuple | None) -> None:
+        """A new recruit step (or none): the rows start again, nothing selected."""
+        self._step = step
+        self._rows.clear()
+        self._worlds.clear()
+        self.list.clear()
+        self.note_text = ""
+        self.note.clear()
+        self.note.hide()
+
+    def _add_row(self, key: str, entry: dict) -> None:
+        """A purchase's row, under its world. A row offered later than the first look (none
+        is, as a rule) goes at the end, so the rows above never move."""
+        world = entry["action"]["world"]
+        if world not in self._worlds:
+            header = QListWidgetItem(world)
+            font = header.font()
+            font.setBold(True)
+            header.setFont(font)
+            header.setFlags(Qt.ItemFlag.NoItemFlags)
+            header.setForeground(self.list.palette().text())
+            self.list.addItem(header)
+            self._worlds[world] = header
+        item = QListWidgetItem(entry["label"])
+        item.setData(KEY_ROLE, key)
+        item.setData(ACTION_ROLE, entry["action"])
+        item.setData(REASON_ROLE, "")
+        item.setData(LABEL_ROLE, entry["label"])
+        self.list.addItem(item)
+        self._rows[key] = item
+
+    def gone_reason(self, action: dict) -> tuple[str, str]:
+        """Why a purchase offered a moment ago is gone, in full (the game's own reason) and
+        in a few words for the row."""
+        reason = self.document.check(action) or "not possible now"
+        short = ("purchases used up" if "the most the world allows" in reason
+                 else "not enough Solats" if "Solats" in reason else "not possible now")
+        return reason, short
+
+    # ------------------------------------------------------------------ choosing
+    def eventFilter(self, watched, event) -> bool:
+        """Remember the row a press lands on: the double-click that follows counts only if
+        it is still that row."""
+        if watched is self.list.viewport():
+            if event.type() == QEvent.Type.MouseButtonPress:
+                item = self.list.itemAt(event.position().toPoint())
+                self._pressed_key = item.data(KEY_ROLE) if item is not None else None
+            elif event.type() == QEvent.Type.MouseButtonDblClick:
+                self._double_click = True
+        return False
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        key = item.data(KEY_ROLE)
+        by_mouse, self._double_click = self._double_click, False
+        if key is None:
+            return                                    # a world's heading
+        if by_mouse and key != self._pressed_key:
+            self.document.message.emit("The list changed under the pointer: nothing was "
+                                       "bought (double-click again to buy)")
+            return
+        reason = item.data(REASON_ROLE)
+        if reason:
+            self.document.message.emit(f"Not possible: {reason}")
+            return
+        self.action_chosen.emit(item.data(ACTION_ROLE))
 
 
 # ====================================================================================== fight

@@ -18,7 +18,8 @@ Gestures: drag a jumpship (or a Self Transport army) to a lit hex to jump there 
 ticked in the Ship panel are loaded first; click a ship, then a lit hex, for the same
 without dragging; click a hex to see everything in it. Every other decision (recruiting,
 Noble actions, nuke launches, casualties, commands, sacrifices) is answered in the decision
-panel, and Noble actions also in the Actions panel (allies and Noble actions).
+panel, purchases also in the Recruit panel (a list that holds still while the house buys, and
+says why a purchase is gone) and Noble actions also in the Actions panel.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import QPushButton
 
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.nobles.panels import (ActionsDock, BattleDock, CargoDock, HexDock,
-                                               HousesDock, movable_ships)
+                                               HousesDock, RecruitDock, movable_ships)
 from struggle_desktop.ui.seated import SeatedWindow
 from struggle_desktop.ui.seats import lock_actions
 
@@ -86,29 +87,33 @@ class NoblesWindow(SeatedWindow):
         self.decision_dock = DecisionDock(doc, self)
         self.cargo_dock = CargoDock(doc, self)
         self.cargo_dock.wanted = self.wanted_aboard
+        self.recruit_dock = RecruitDock(doc, self)
         self.battle_dock = BattleDock(doc, self)
         self.actions_dock = ActionsDock(doc, self)
         self.houses_dock = HousesDock(doc, self)
         self.hex_dock = HexDock(doc, self)
         self.log_dock = LogDock(doc, self)
         self.dice_dock = DiceDock(doc, self)
-        self.docks = [self.decision_dock, self.cargo_dock, self.battle_dock, self.actions_dock,
-                      self.houses_dock, self.hex_dock, self.log_dock, self.dice_dock]
+        self.docks = [self.decision_dock, self.cargo_dock, self.recruit_dock, self.battle_dock,
+                      self.actions_dock, self.houses_dock, self.hex_dock, self.log_dock,
+                      self.dice_dock]
         right = Qt.DockWidgetArea.RightDockWidgetArea
         self.addDockWidget(right, self.decision_dock)
         self.addDockWidget(right, self.cargo_dock)
         self.splitDockWidget(self.decision_dock, self.cargo_dock, Qt.Orientation.Vertical)
-        tabs = [self.cargo_dock, self.battle_dock, self.actions_dock, self.houses_dock,
-                self.hex_dock, self.log_dock, self.dice_dock]
+        tabs = [self.cargo_dock, self.recruit_dock, self.battle_dock, self.actions_dock,
+                self.houses_dock, self.hex_dock, self.log_dock, self.dice_dock]
         for first, second in zip(tabs, tabs[1:]):
             self.tabifyDockWidget(first, second)
         self.houses_dock.raise_()
-        self.resizeDocks([self.decision_dock], [430], Qt.Orientation.Horizontal)
+        # Wide enough for the eight tab titles of the panels below the decision list.
+        self.resizeDocks([self.decision_dock], [510], Qt.Orientation.Horizontal)
         self.resizeDocks([self.decision_dock, self.cargo_dock], [360, 560],
                          Qt.Orientation.Vertical)
         self.decision_dock.action_chosen.connect(self.perform)
         self.decision_dock.hint_requested.connect(self.show_hint)
         self.actions_dock.action_chosen.connect(self.perform)
+        self.recruit_dock.action_chosen.connect(self.perform)
         self.cargo_dock.ship_chosen.connect(self.select_ship)
         self.cargo_dock.cargo_toggled.connect(self.toggle_cargo)
         self.cargo_dock.load_requested.connect(self.load_now)
@@ -289,6 +294,8 @@ class NoblesWindow(SeatedWindow):
             self._bring(self.battle_dock)
         elif kind == "noble_action":
             self._bring(self.actions_dock)
+        elif kind == "recruit":
+            self._bring(self.recruit_dock)
 
     @staticmethod
     def _bring(dock) -> None:
