@@ -137,6 +137,19 @@ class FlowGame:
             ctx.close()
         return state
 
+    def next_stop(self, state: dict, role: str, action: dict) -> dict | None:
+        """Where play would stop if ``role`` took ``action`` now, worked out on a copy:
+        ``{"turn", "phase", "over", "chance"}``, the turn and phase of the next decision,
+        ``over`` if the game would end first, ``chance`` if the game's generator moved on the
+        way (a die or a draw decides where play stops: a window must then not name it, nor
+        hint at what the dice will do). None if ``action`` is not legal now."""
+        if self.check_action(state, role, action) is not None:
+            return None
+        after = self.advance(self.apply(state, role, action, copy=True))
+        return {"turn": after.get("turn"), "phase": after.get("phase"),
+                "over": self.outcome(after) is not None,
+                "chance": "rng" not in state or after.get("rng") != state.get("rng")}
+
     # ------------------------------------------------------------------ positions and data
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")

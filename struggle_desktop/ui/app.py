@@ -15,7 +15,11 @@ from outside (keys sent by ``xdotool``) there are also ``handover=N`` (take at l
 step, and at most N, until a hand-over screen covers the window), ``mark=FILE`` (write the last action, in words,
 for the test to look for), ``await=FILE`` (keep handling events until FILE exists, at most a
 minute) and ``texts=FILE`` (write every text the screen shows: title, status bar, hand-over
-screen, each menu's commands and any open pop-up).
+screen, each menu's commands and any open pop-up). ``serve=DIR`` hands the window to such a
+test for as long as it likes: it writes ``DIR/screen.json`` (where the things a person would
+click or drag are on the screen, see ``screen_places``) and waits for ``DIR/next``; "look"
+writes the file again, "save PATH" saves, "shot PATH" takes a screenshot, "done" ends the
+serving.
 """
 
 from __future__ import annotations
@@ -153,10 +157,98 @@ def run_autopilot(window, script: str) -> None:
             window.grab().save(value)
         elif key == "save":
             window.document.save(value)
+        elif key == "serve":
+            serve(window, Path(value))
         elif key == "quit":
             window.document.dirty = False
             window.close()
             QApplication.quit()
+
+
+def serve(window, folder: Path) -> None:
+    """Let a test drive the window by the mouse (``serve=DIR``, see the module docstring)."""
+    from PySide6.QtWidgets import QApplication
+
+    command = folder / "next"
+    while True:
+        for _ in range(5):
+            QApplication.processEvents()
+        part = folder / "screen.json.part"
+        part.write_text(json.dumps(screen_places(window)))
+        os.replace(part, folder / "screen.json")
+        deadline = time.monotonic() + 120
+        while not command.exists() and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.02)
+        if not command.exists():
+            return
+        verb, _, rest = command.read_text().strip().partition(" ")
+        command.unlink()
+        if verb == "save":
+            window.document.save(rest)
+        elif verb == "shot":
+            window.grab().save(rest)
+        elif verb != "look":
+            return
+
+
+def screen_places(window) -> dict:
+    """Where a person finds things on the screen now, in screen pixels: the centre of each
+    counter in the set-up tray, of each sector of the map that is in view, of the Continue
+    button; and what the game waits for."""
+    from PySide6.QtCore import Qt
+
+    from struggle_desktop.ui.docks.tray import PieceRole
+
+    def centre(widget, point=None) -> list[int]:
+        at = widget.mapToGlobal(point if point is not None else widget.rect().center())
+        return [at.x(), at.y()]
+
+    board = window.document.board or {}
+    prompt = board.get("prompt") or {}
+    places: dict = {"turn": board.get("turn"), "phase": board.get("phase"),
+                    "prompt": prompt.get("kind"), "tray": [], "sectors": {},
+                    "pieces": {}, "continue": None, "outcome": board.get("outcome")}
+    tray = getattr(window, "tray_dock", None)
+    if tray is not None and tray.widget_built and tray.isVisible():
+        listing = tray.list
+        for row in range(listing.count()):
+            rect = listing.visualItemRect(listing.item(row))
+            if listing.viewport().rect().contains(rect.center()):
+                places["tray"].append({"id": listing.item(row).data(PieceRole),
+                                       "at": centre(listing.viewport(), rect.center())})
+    view, scene = getattr(window, "view", None), getattr(window, "scene", None)
+    if view is not None and scene is not None:
+        shown = view.viewport().rect()
+        for n in board.get("sectors", {}):
+            point = view.mapFromScene(scene.sector_center(n))
+            if shown.contains(point):
+                places["sectors"][str(n)] = centre(view.viewport(), point)
+        for item in scene.counter_items():
+            point = view.mapFromScene(item.sceneBoundingRect().center())
+            if shown.contains(point):
+                for pid in item.piece_ids:
+                    places["pieces"][pid] = centre(view.viewport(), point)
+    places["answers"] = {}
+    decision = getattr(window, "decision_dock", None)
+    if decision is not None and decision.widget_built and decision.isVisible():
+        choices = decision.choices
+        for row in range(choices.count()):
+            item = choices.item(row)
+            rect = choices.visualItemRect(item)
+            if not item.isHidden() and choices.viewport().rect().contains(rect.center()):
+                verb = item.data(Qt.ItemDataRole.UserRole)["verb"]
+                places["answers"].setdefault(verb, centre(choices.viewport(), rect.center()))
+    button = getattr(getattr(window, "turn_dock", None), "continue_button", None)
+    if (button is not None and button.isVisible() and button.isEnabled()
+            and not button.visibleRegion().isEmpty()):
+        places["continue"] = centre(button)
+    places["moves"] = {}
+    for entry in prompt.get("actions", ()):
+        drop = entry.get("drop") or {}
+        if entry["action"].get("verb") == "move" and drop:
+            places["moves"].setdefault(drop["piece"], []).append(drop["sector"])
+    return places
 
 
 def screen_texts(window) -> dict:

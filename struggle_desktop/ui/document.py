@@ -7,7 +7,9 @@ snapshot, the autosave, and a single ``changed`` signal after which every widget
 
 While the automated steps run, ``perform`` keeps *frames*: the board after each step that moved,
 fought, placed or removed something, with the log entry that says what happened. The window
-plays them back so the player can watch the Chaos side act (step, fast or instant).
+plays them back so the player can watch the Chaos side act (step, fast or instant). The step
+that carries out the player's own answer makes no frame: the player has just done it.
+``where_play_stops`` asks the game where a "done" would next wait for the player.
 
 Opening a save is two steps: ``load_file`` reads and replays it into a ``LoadedGame`` without
 touching any window, and only a game that loaded is installed (``install_loaded``). A refused
@@ -170,6 +172,7 @@ class GameDocument(QObject):
         self._layout: dict | None = None
         self._undo: list[UndoRecord] = []
         self._redo: list[UndoRecord] = []
+        self._stop: tuple | None = None      # (position key, where_play_stops' answer)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -245,6 +248,17 @@ class GameDocument(QObject):
         if not self.legal_actions():
             return None
         return self.session.choose(self.seat, "bot", Rng.from_seed(len(self.session.actions), 7))
+
+    def where_play_stops(self, action: dict) -> dict | None:
+        """Where play would stop if the seat took ``action`` now (what Continue may name): the
+        game's ``next_stop``, asked once per position. None if it cannot be told."""
+        if self.session is None:
+            return None
+        state = self.session.state
+        key = (id(state), len(self.session.actions), self.seat, repr(sorted(action.items())))
+        if self._stop is None or self._stop[0] != key:
+            self._stop = (key, self.game.next_stop(state, self.seat, action))
+        return self._stop[1]
 
     def program_action(self, level: str) -> dict:
         """The action the program player (``bot`` or ``strong``) takes for the waiting role,
@@ -338,13 +352,21 @@ class GameDocument(QObject):
         log_start = len(session.state["log"])
         frames: list[Frame] = []
         seen = [log_start]
+        steps = [0]
+        # The first step carries out the answer itself: the seat's own move, purchase or
+        # attack, which the player made on the map. It is no step to watch: Step walks
+        # through what the rules did after it (the Chaos side), not through one's own action.
+        own_step = role == self.seat
 
         def watch(state: dict) -> None:
+            steps[0] += 1
             log = state["log"]
             if len(log) == seen[0]:
                 return
             fresh = log[seen[0]:]
             seen[0] = len(log)
+            if own_step and steps[0] == 1:
+                return
             if any(e["kind"] in WATCHED_KINDS for e in fresh):
                 frames.append(Frame(self.game.board(state, self.seat), fresh[-1]))
 

@@ -130,3 +130,125 @@ def test_the_hand_over_screen_of_the_real_window_keeps_the_secret(virtual_screen
     words = json.dumps(shown)
     assert secret and secret not in words, (secret, words)
     assert shot.exists()
+
+
+class MouseDriver:
+    """Drives the real window like a person, through ``serve=DIR`` (ui/app.py): reads where
+    things are on the screen, then moves, presses and releases the X pointer with xdotool."""
+
+    def __init__(self, folder: Path, env: dict, program: subprocess.Popen):
+        self.folder, self.env, self.program = folder, env, program
+        self.seen = 0.0
+
+    def look(self, command: str = "look") -> dict:
+        screen = self.folder / "screen.json"
+        before = screen.stat().st_mtime_ns if screen.exists() else 0
+        if command:
+            (self.folder / "next.part").write_text(command)
+            os.replace(self.folder / "next.part", self.folder / "next")
+        for _ in range(600):
+            if screen.exists() and screen.stat().st_mtime_ns != before:
+                return json.loads(screen.read_text())
+            assert self.program.poll() is None, self.program.communicate()[1][-2000:]
+            time.sleep(0.05)
+        raise AssertionError("the window did not answer")
+
+    def xdo(self, *args) -> None:
+        subprocess.run(["xdotool", *map(str, args)], env=self.env, check=True, timeout=30)
+
+    def drag(self, start, end) -> None:
+        """Press at ``start``, move there in steps, release at ``end``."""
+        self.xdo("mousemove", *start)
+        time.sleep(0.1)
+        self.xdo("mousedown", 1)
+        for k in range(1, 9):
+            x = start[0] + (end[0] - start[0]) * k // 8
+            y = start[1] + (end[1] - start[1]) * k // 8
+            self.xdo("mousemove", x, y)
+            time.sleep(0.05)
+        time.sleep(0.15)
+        self.xdo("mouseup", 1)
+        time.sleep(0.3)
+
+    def double_click(self, at) -> None:
+        self.xdo("mousemove", *at)
+        time.sleep(0.1)
+        self.xdo("click", "--repeat", 2, "--delay", 80, 1)
+        time.sleep(0.3)
+
+    def click(self, at) -> None:
+        self.xdo("mousemove", *at)
+        time.sleep(0.1)
+        self.xdo("click", 1)
+        time.sleep(0.3)
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed")
+def test_set_up_from_the_tray_and_a_turn_by_mouse_then_save_and_reopen(virtual_screen,
+                                                                        tmp_path):
+    """SGE-SEQ-21: a person sets up scenario 3 by dragging counters from the tray onto the map
+    (the last ones by the program, with its button), plays turn 1 by mouse alone (a unit
+    dragged in the movement phase, every other step ended with Continue), saves, and the
+    reopened save holds exactly that game."""
+    serve = tmp_path / "serve"
+    serve.mkdir()
+    save = tmp_path / "game.sgsave"
+    env = dict(os.environ, DISPLAY=virtual_screen, QT_QPA_PLATFORM="xcb",
+               PYTHONPATH=str(ROOT), STRUGGLE_DESKTOP_HOME=str(tmp_path / "home"),
+               STRUGGLE_DESKTOP_AUTOPILOT=f"serve={serve};quit")
+    program = subprocess.Popen([sys.executable, "-m", "struggle_desktop", "play", "--game",
+                                "struggle", "--scenario", "3", "--seed", "5"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    mouse = MouseDriver(serve, dict(env, STRUGGLE_DESKTOP_AUTOPILOT=""), program)
+    try:
+        screen = mouse.look(command="")
+        assert screen["prompt"] == "setup_placement" and screen["tray"]
+        placed = 0
+        for _ in range(3):                     # three units by hand, from the tray
+            unit = next(p for p in screen["tray"] if not p["id"].startswith(("leader", "nexus")))
+            home = screen["sectors"].get("1") or next(iter(screen["sectors"].values()))
+            mouse.drag(unit["at"], home)
+            after = mouse.look()
+            assert unit["id"] in after["pieces"], f"{unit['id']} was not placed"
+            assert unit["id"] not in [p["id"] for p in after["tray"]]
+            screen, placed = after, placed + 1
+        assert placed == 3
+        moved = False
+        for _ in range(60):                    # the rest of set-up and turn 1, by mouse
+            if screen["turn"] and screen["turn"] >= 2 or screen["outcome"]:
+                break
+            if screen["prompt"] == "movement" and not moved and screen["moves"]:
+                piece, targets = next(iter(screen["moves"].items()))
+                target = next((str(n) for n in targets if str(n) in screen["sectors"]), None)
+                if piece in screen["pieces"] and target is not None:
+                    mouse.drag(screen["pieces"][piece], screen["sectors"][target])
+                    moved, screen = True, mouse.look()
+                    continue
+            if screen["prompt"] == "setup_placement":      # the rest by the program's button
+                mouse.double_click(screen["answers"]["auto_place"])
+            elif screen["continue"]:
+                mouse.click(screen["continue"])
+            else:                              # a question of an event: its first answer
+                assert screen["answers"], f"nothing to click at {screen['prompt']}"
+                mouse.double_click(next(iter(screen["answers"].values())))
+            screen = mouse.look()
+        if not (screen["turn"] >= 2 or screen["outcome"]):
+            mouse.look(f"shot {tmp_path / 'stuck.png'}")
+            os.environ.get("KEEP_E2E") and shutil.copy(tmp_path / "stuck.png", "/tmp/stuck.png")
+        assert screen["turn"] >= 2 or screen["outcome"], screen
+        mouse.look(f"save {save}")
+        (serve / "next").write_text("done")
+        _, err = program.communicate(timeout=120)
+    finally:
+        if program.poll() is None:
+            program.kill()
+    assert program.returncode == 0 and "Traceback" not in err, err[-2000:]
+    verified = subprocess.run([sys.executable, "-m", "struggle_desktop", "verify", str(save),
+                               "--json"], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    document = json.loads(save.read_text())
+    verbs = [entry["action"]["verb"] for entry in document["actions"]]
+    assert verbs[:3] == ["place", "place", "place"] and "auto_place" in verbs
+    assert moved and "move" in verbs, "a unit was dragged in the movement phase"
+    assert document["snapshot"]["turn"] >= 2 or document["snapshot"]["outcome"]

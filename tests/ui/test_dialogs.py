@@ -575,3 +575,20 @@ def test_switching_games_leaves_no_rows_of_the_old_games_options_on_screen(qtbot
              if box.isVisibleTo(dialog)}
     assert "option-no_moon" in shown
     assert not any(name in shown for name in ("option-nexus", "option-stargates"))
+
+
+def test_recruit_list_keeps_several_rows_and_names_units_when_built_early(qtbot, game, qapp):
+    """The window builds the panel before any game is open: it then named units by their
+    codes as markers ("Sf marker"), and a short dock squeezed its list to one row."""
+    document = GameDocument(autosave=False)
+    panel = RecruitPanel(document)
+    qtbot.addWidget(panel)
+    document.new_game("struggle", "4", 3, {})
+    play_until(document, at_recruitment)
+    item = panel._item(("buy_unit", "SF"))
+    assert item is not None and item.text(0).startswith("Star Fleet")
+    panel.show()
+    panel.resize(380, 120)          # far less than it needs: it keeps its list readable
+    qtbot.waitExposed(panel)
+    row = panel.tree.visualItemRect(item).height()
+    assert row > 0 and panel.tree.viewport().height() >= 4 * row

@@ -3,6 +3,8 @@ emit what the window listens to."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
@@ -19,6 +21,7 @@ from struggle_desktop.ui.docks.tracks import (
     victory_levels,
 )
 from struggle_desktop.ui.docks.turn import TurnDock, continue_state, done_action
+from struggle_desktop.ui.docks.style import half_points
 from struggle_desktop.ui.document import GameDocument
 
 ALL_DOCKS = (ChaosIndexDock, ResourcesDock, TurnDock, CupDock, MarkersDock, LogDock, DiceDock,
@@ -181,7 +184,7 @@ def test_turn_dock_shows_turn_phase_decision_and_continue(qtbot, doc):
     assert board["phase_name"] in widget.phase_label.text()
     assert board["prompt"]["text"] in widget.decision.text()
     button = widget.continue_button
-    assert board["next_step"] in button.text() and button.text().startswith("Continue")
+    assert button.text().startswith("Continue")
     assert button.isEnabled() == (done_action(board) is not None)
 
 
@@ -218,16 +221,22 @@ def test_continue_emits_and_is_disabled_with_a_reason_without_a_done_action(qtbo
     with qtbot.assertNotEmitted(dock.continue_requested):
         qtbot.mouseClick(widget.continue_button, Qt.MouseButton.LeftButton)
     doc.perform(done_action(doc.board))
-    assert widget.continue_button.text().endswith(doc.board["next_step"])
+    assert widget.continue_button.text().startswith("Continue")
 
 
 def test_continue_state_without_done_names_the_decision():
     board = {"turn": 1, "next_step": "Phase 3: Usurpation", "outcome": None,
+             "phases": ["Chaos Events", "Chaos Operations", "Usurpation"],
              "prompt": {"text": "Choose a sector", "actions": [{"action": {"verb": "place"},
                                                                   "label": "Place"}]}}
     enabled, text, why = continue_state(board)
-    assert not enabled and text == "Continue → Phase 3: Usurpation"
+    assert not enabled and text == "Continue"       # where it stops is not known
     assert "Choose a sector" in why
+    stop = {"turn": 1, "phase": 3, "over": False, "chance": False}
+    assert continue_state(board, stop)[1] == "Continue → Phase 3: Usurpation"
+    next_turn = continue_state(board, dict(stop, turn=2))[1]
+    assert next_turn == "Continue → Turn 2, phase 3: Usurpation"
+    assert continue_state(board, dict(stop, chance=True))[1] == "Continue"
     board["prompt"]["actions"].append({"action": {"verb": "done"}, "label": "Done"})
     assert continue_state(board)[0]
     board["outcome"] = {"result": "decline"}
@@ -434,3 +443,118 @@ def test_stack_inspector_follows_changes(qtbot, doc):
     advance(doc, 200, until=lambda r: any(e["kind"] in ("move", "place", "eliminate")
                                           and "sector:01" in e["refs"] for e in r.new_entries))
     assert dock.piece_ids() == doc.board["sectors"][core]["pieces"]
+
+
+# ------------------------------------------------------------------------------ the moment shown
+def set_up_document(scenario: str = "3", seed: int = 1) -> GameDocument:
+    doc = GameDocument(autosave=False)
+    doc.new_game("struggle", scenario, seed, {})
+    return doc
+
+
+def test_the_tracks_show_no_value_during_set_up_until_the_scenario_sets_it(qtbot, qapp):
+    """During set-up the game holds 0 for the Chaos Index and the RP; the scenario's
+    starting values are put in when set-up ends. The panels said "0" meanwhile."""
+    doc = set_up_document()
+    assert doc.board["turn"] == 0 and doc.board["ci"] == 0
+    docks = [ChaosIndexDock(doc), ResourcesDock(doc)]      # (kept: a dock has no parent)
+    ci, resources = (shown(qtbot, dock) for dock in docks)
+    assert ci.ci_value.text() == "–" and ci.ci_track.value is None
+    assert "set-up ends" in ci.ci_note.text()
+    assert resources.rp_value.text() == "–"
+    doc.perform({"verb": "auto_place"})
+    assert doc.board["ci"] > 0
+    assert ci.ci_value.text() == half_points(doc.board["ci"])
+    assert resources.rp_value.text() == str(doc.board["rp"])
+
+
+def frames_of_the_first_chaos_turn(doc: GameDocument):
+    result = doc.perform({"verb": "auto_place"})
+    assert result.ok and result.frames
+    return result
+
+
+def test_during_a_playback_the_panels_show_the_step_on_show(qtbot, qapp):
+    """RP, its last change and the log are those of the step on show, not of the end of
+    the action (the RP said 14 while the line under it said "14 → 50")."""
+    doc = set_up_document()
+    result = frames_of_the_first_chaos_turn(doc)
+    final_rp = doc.board["rp"]
+    resources_dock, log_dock = ResourcesDock(doc), LogDock(doc)
+    resources = shown(qtbot, resources_dock)
+    shown(qtbot, log_dock)
+    changes = [f for f in result.frames
+               if f.board["rp"] != final_rp and any(e["kind"] == "rp" for e in
+                                                    doc.log_entries()[:f.board["log_size"]])]
+    assert changes, "no step of this turn shows other RP than its end: pick another seed"
+    frame = changes[0]
+    doc.show_step(frame.board)
+    for dock in (resources_dock, log_dock):
+        dock.refresh()
+    assert resources.rp_value.text() == str(frame.board["rp"])
+    assert f"→ {frame.board['rp']})" in resources.rp_change.text()
+    assert log_dock.model.rowCount() == frame.board["log_size"]
+    assert log_dock.model.entry(log_dock.model.rowCount() - 1) is \
+        doc.log_entries()[frame.board["log_size"] - 1]
+    doc.show_step(None)
+    for dock in (resources_dock, log_dock):
+        dock.refresh()
+    assert resources.rp_value.text() == str(final_rp)
+    assert log_dock.model.rowCount() == len(doc.log_entries())
+
+
+STOP = re.compile(r"^Continue → (?:Turn (\d+), phase|Phase) (\d+):")
+
+
+def test_continue_names_the_phase_where_play_really_stops(qtbot, qapp):
+    """The button named the next phase ("Phase 12") and play went on to Phase 14: it now
+    names the phase of the next decision, or just "Continue" when dice and draws come
+    first (then where it stops is not known before playing)."""
+    doc = set_up_document()
+    dock = TurnDock(doc)
+    widget = shown(qtbot, dock)
+    doc.perform({"verb": "auto_place"})
+    skipped = unknown = 0
+    for _ in range(400):
+        if doc.board["outcome"] or doc.board["turn"] > 2:
+            break
+        action = doc.hint()
+        if doc.board["prompt"]["kind"] == "end_of_turn":
+            action = done_action(doc.board) or action    # on to the Chaos side's turn
+        if action["verb"] != "done":
+            doc.perform(action)
+            continue
+        text = widget.continue_button.text()
+        turn, phase = doc.board["turn"], doc.board["phase"]
+        start = len(doc.log_entries())
+        doc.perform(action)
+        found = STOP.match(text)
+        if found is None:
+            assert text == "Continue"
+            assert any(e["kind"] in ("roll", "draw") or e.get("dice")
+                       for e in doc.log_entries(start)), "a stop known beforehand not named"
+            unknown += 1
+            continue
+        assert doc.board["prompt"] is not None
+        assert int(found.group(2)) == doc.board["phase"]
+        assert int(found.group(1) or turn) == doc.board["turn"]
+        skipped += (doc.board["turn"], doc.board["phase"]) != (turn, phase + 1)
+    assert skipped and unknown, "both kinds of Continue should have been met"
+
+
+def test_a_long_prompt_is_shown_whole_in_a_narrow_turn_panel(qtbot, qapp):
+    """The decision's words were cut off at the rule ID ("SGE-…"): the label takes the
+    height its text needs at its width, the ID never breaks, and the tooltip says it all."""
+    doc = set_up_document()
+    dock = TurnDock(doc)
+    widget = shown(qtbot, dock)
+    dock.resize(220, 200)
+    qtbot.wait(20)
+    label = widget.decision
+    prompt = doc.board["prompt"]
+    assert label.height() >= label.heightForWidth(label.width())
+    assert prompt["text"] in label.toolTip() and prompt["rule"] in label.toolTip()
+    assert prompt["rule"].replace("-", "\u2011") in label.text()
+    assert widget.speed_note.isVisible()          # choose the speed before the Chaos turn
+    doc.perform({"verb": "auto_place"})
+    assert not widget.speed_note.isVisible()

@@ -125,3 +125,39 @@ def test_an_unexpected_error_in_a_replay_is_a_short_save_error(tmp_path, qapp, m
         load_file(target)
     assert str(refused.value) == \
         "cannot open game.sgsave: the file could not be replayed (RecursionError)"
+
+
+def play_to(doc, kind, limit=200):
+    for _ in range(limit):
+        if doc.board["prompt"] and doc.board["prompt"]["kind"] == kind:
+            return
+        doc.perform(doc.hint())
+    raise AssertionError(f"no {kind} prompt reached")
+
+
+def test_the_players_own_action_makes_no_frame_to_watch(doc):
+    """Step mode stopped after each of the player's own moves ("Next step (1 of 1)"): the
+    step that carries out the player's answer is no frame; the Chaos side's steps are."""
+    result = doc.perform({"verb": "auto_place"})
+    own = [e for e in result.new_entries if e["turn"] == 0 and e["kind"] == "place"]
+    assert own, "the placement is logged"
+    assert result.frames and all(f.entry not in own for f in result.frames)
+    play_to(doc, "movement")
+    move = next(a for a in doc.legal_actions() if a["verb"] in ("move", "move_stack"))
+    result = doc.perform(move)
+    assert result.ok and any(e["kind"] == "move" for e in result.new_entries)
+    assert result.frames == []
+
+
+def test_where_play_stops_is_worked_out_on_a_copy(doc):
+    doc.perform({"verb": "auto_place"})
+    play_to(doc, "combat")
+    done = {"verb": "done"}
+    before = doc.game.digest(doc.state)
+    log_size = len(doc.log_entries())
+    stop = doc.where_play_stops(done)
+    assert doc.game.digest(doc.state) == before and len(doc.log_entries()) == log_size
+    assert doc.where_play_stops({"verb": "bogus"}) is None
+    doc.perform(done)
+    assert (stop["turn"], stop["phase"]) == (doc.board["turn"], doc.board["phase"])
+    assert stop["over"] is False and doc.board["prompt"] is not None

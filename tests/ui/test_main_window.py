@@ -4,12 +4,15 @@ and their shortcuts, files, undo, free placement and watching the automated step
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QStandardPaths, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
+
+from struggle_desktop.ui import main_window as main_window_module
 
 from struggle_desktop.ui.docks.style import half_points
 from struggle_desktop.ui.document import autosave_paths
@@ -193,6 +196,10 @@ def test_undo_shortcut_and_refusal_across_a_roll(window, qtbot):
     QTest.keySequence(window, QKeySequence(QKeySequence.StandardKey.Undo))
     assert window.document.game.digest(window.document.state) == digest
     assert not window.act_undo.isEnabled() and "chance" in window.act_undo.toolTip()
+    # The key is refused with a word, not in silence.
+    assert window.status_text.text().startswith("Cannot undo: ")
+    assert "chance" in window.status_text.text()
+    window.show_message("")
     window.undo()
     assert window.status_text.text().startswith("Cannot undo")
 
@@ -462,3 +469,237 @@ def test_space_continues_on_the_map_but_not_in_the_decision_list(window, qtbot):
     qtbot.waitUntil(lambda: window.view.hasFocus())
     QTest.keyClick(window.view, Qt.Key.Key_Space)
     assert window.document.session.actions[-1]["action"] == {"verb": "done"}
+
+
+# ------------------------------------------------------------------------------ watching
+def test_step_walks_the_chaos_side_only_not_the_players_own_moves(window):
+    """Step stopped after each of the player's own purchases and moves ("Next step (1 of
+    1)"); those are done by the player and need no stepping through."""
+    window.set_speed("step")
+    start(window)
+    assert window.playback.active           # the Chaos side's first turn
+    window.skip_playback()
+    assert play_until(window, "movement")
+    move = next(a for a in window.document.legal_actions() if a["verb"] in ("move", "move_stack"))
+    assert window.perform(move)
+    assert not window.playback.active and not window.document.showing_step
+    assert window.turn_dock.continue_button.text().startswith("Continue")
+
+
+def test_fast_resumes_a_playback_and_step_pauses_one(window, qtbot, monkeypatch):
+    monkeypatch.setattr(main_window_module, "FAST_STEP_MS", 5)
+    window.set_speed("step")
+    start(window)
+    playback = window.playback
+    assert playback.active and playback.index == 0
+    window.turn_dock.show()
+    buttons = window.turn_dock.ensure_widget().speed_buttons
+    qtbot.mouseClick(buttons["fast"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not playback.active, timeout=20000)
+    assert not window.document.showing_step
+    # A fast playback stops where it is when Step is chosen, and Continue steps on.
+    monkeypatch.setattr(main_window_module, "FAST_STEP_MS", 600_000)
+    window.document.dirty = False
+    start(window)
+    assert playback.active and playback.speed == "fast" and playback.index == 0
+    qtbot.mouseClick(buttons["step"], Qt.MouseButton.LeftButton)
+    assert playback.speed == "step" and not playback.timer.isActive()
+    assert window.turn_dock.continue_button.text().startswith("Next step (1 of ")
+    window.continue_game()
+    assert playback.index == 1
+
+
+def test_the_speed_chosen_in_set_up_shows_the_first_chaos_turn(make_window, qtbot):
+    """"Let the program place everything" ran the Chaos side's first turn at Fast before
+    the player could choose: the speed buttons and a note are there during set-up, the
+    first playback uses the speed chosen, starts with the Chaos side's own first step, and
+    the log and dice panels show that step's moment."""
+    win = make_window()
+    assert win.new_game("struggle", "3", 1, {})
+    widget = win.turn_dock.ensure_widget()
+    assert win.turn_dock.isVisible() and widget.speed_buttons["step"].isVisible()
+    assert widget.speed_note.isVisible()
+    qtbot.mouseClick(widget.speed_buttons["step"], Qt.MouseButton.LeftButton)
+    win.decision_dock.show()
+    win.decision_dock.raise_()
+    win.decision_dock.ensure_widget()
+    assert win.decision_dock.select_action({"verb": "auto_place"})
+    qtbot.mouseClick(win.decision_dock.do_button, Qt.MouseButton.LeftButton)
+    playback = win.playback
+    assert playback.active and playback.speed == "step" and playback.index == 0
+    frame = playback.frames[0]
+    assert frame.entry["turn"] >= 1           # not one of the player's own placements
+    assert win.turn_dock.continue_button.text().startswith("Next step (1 of ")
+    doc = win.document
+    size = frame.board["log_size"]
+    assert win.log_dock.model.rowCount() == size
+    until_now = {id(e) for e in doc.log_entries()[:size]}
+    assert all(id(roll) in until_now for roll in win.dice_dock.rolls)
+    win.skip_playback()
+    assert win.log_dock.model.rowCount() == len(doc.log_entries())
+    assert any(id(roll) not in until_now for roll in win.dice_dock.rolls)
+
+
+# ------------------------------------------------------------------------------ keys
+class ClaimsCtrlE(QObject):
+    """What a line edit does with Ctrl+E on Linux: it claims the key (end of line)."""
+
+    def eventFilter(self, watched, event):
+        if (event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_E
+                and event.modifiers() == Qt.KeyboardModifier.ControlModifier):
+            event.accept()
+            return True
+        return False
+
+
+def f1_presses(window, monkeypatch) -> list[str]:
+    """The times F1's command runs (whatever it opens: its dialog is not shown)."""
+    pressed = []
+    action = next(a for a in window.actions() if QKeySequence("F1") in a.shortcuts())
+    action.triggered.connect(lambda *_: pressed.append(action.text()))
+    monkeypatch.setattr(QDialog, "exec", lambda self, *a: 0)
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: None)
+    return pressed
+
+
+def activate(window, qtbot):
+    window.activateWindow()
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: window.isActiveWindow())
+
+
+def test_window_shortcuts_work_while_a_filter_box_has_the_focus(window, qtbot, monkeypatch):
+    start(window)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *a, **k: asked.append(a[1]) or ("", ""))
+    shown = f1_presses(window, monkeypatch)
+    activate(window, qtbot)
+    window.log_dock.show()
+    box = window.log_dock.ensure_widget().filter
+    claims = ClaimsCtrlE()
+    box.installEventFilter(claims)
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    QTest.keyClick(box, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert asked == ["Export the map"]
+    QTest.keyClick(box, Qt.Key.Key_F1)
+    assert len(shown) == 1
+    QTest.keyClick(box, Qt.Key.Key_A)       # typing stays the box's
+    assert box.text() == "a"
+
+
+def test_f1_works_at_once_after_a_file_dialog(window, qtbot, monkeypatch):
+    """After the export dialog the window manager may leave another window active: the
+    window takes the keyboard back, so F1 works without a click on the map first."""
+    start(window)
+    shown = f1_presses(window, monkeypatch)
+    activate(window, qtbot)
+    window.view.setFocus()
+    elsewhere = QWidget()
+    qtbot.addWidget(elsewhere)
+
+    def dialog(*args, **kwargs):
+        elsewhere.show()
+        elsewhere.activateWindow()
+        qtbot.waitUntil(elsewhere.isActiveWindow)
+        return "", ""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+    window.act_export_png.trigger()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    assert window.view.hasFocus()
+    QTest.keyClick(window.view, Qt.Key.Key_F1)
+    assert len(shown) == 1
+
+
+# ------------------------------------------------------------------------------ panels and files
+LAPTOP = (1366, 728)      # a 1366x768 screen less a title bar
+
+
+@pytest.fixture
+def laptop(monkeypatch):
+    """The window lays its panels out for a 1366x768 screen (as it does on one)."""
+    monkeypatch.setattr(main_window_module, "available_geometry",
+                        lambda widget=None: QRect(0, 0, 1366, 768 - 30))
+
+
+def test_recruitment_shows_several_rows_and_its_buttons_after_reset_layout(make_window, qtbot,
+                                                                          laptop):
+    win = make_window()
+    win.resize(*LAPTOP)
+    win.set_speed("instant")
+    start(win)
+    assert play_until(win, "recruitment")
+    win.reset_layout()
+    win.recruit_dock.raise_()
+    qtbot.wait(50)
+    panel = win.recruit_dock.panel
+    item = panel._item(("buy_unit", "SF"))
+    row = panel.tree.visualItemRect(item).height()
+    assert row > 0 and panel.tree.viewport().height() >= 4 * row
+    assert not panel.buy_button.visibleRegion().isEmpty()
+    assert not panel.done_button.visibleRegion().isEmpty()
+    # The right column fits the screen: the window never had to grow for it.
+    assert win.minimumSizeHint().height() <= LAPTOP[1] and win.height() <= LAPTOP[1]
+
+
+def test_the_log_shows_eight_rows_or_more_on_a_laptop_screen(make_window, qtbot, laptop):
+    win = make_window()
+    win.resize(*LAPTOP)
+    win.set_speed("instant")
+    start(win)
+    qtbot.wait(50)
+    view = win.log_dock.view
+    assert view.viewport().height() >= 8 * view.delegate.row_height
+
+
+def test_export_starts_beside_the_save_or_in_the_pictures_folder(window, tmp_path, monkeypatch):
+    start(window)
+    pictures = tmp_path / "Pictures"
+    pictures.mkdir()
+    monkeypatch.setattr(QStandardPaths, "writableLocation", lambda location: str(
+        pictures if location == QStandardPaths.StandardLocation.PicturesLocation
+        else tmp_path / "missing"))
+    starts = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda parent, caption, where, *a, **k: starts.append(where) or ("", ""))
+    window.act_export_png.trigger()
+    assert Path(starts[-1]) == pictures / "map.png"
+    save = tmp_path / "games" / "mine.sgsave"
+    save.parent.mkdir()
+    window.document.save(save)
+    window.act_export_pdf.trigger()
+    assert Path(starts[-1]) == save.parent / "mine-map.pdf"
+
+
+def test_hint_marks_its_move_on_the_map(window):
+    start(window)
+    assert play_until(window, "movement")
+    window.show_hint()
+    item = window.decision_dock.choices.currentItem()
+    entry = next(e for e in window.document.board["prompt"]["actions"]
+                 if e["action"] == item.data(Qt.ItemDataRole.UserRole))
+    target = entry.get("drop", {}).get("sector", entry.get("sector"))
+    assert isinstance(target, int), "the hint here is a move on the map"
+    emphasis = window.scene.emphasis
+    assert emphasis is not None and emphasis.caption == f"Hint: {entry['label']}"
+    assert window.scene.geometry[target].path in emphasis.rings
+    window.perform(entry["action"])
+    assert window.scene.emphasis is None
+
+
+def test_reopening_a_save_brings_back_its_zoom_and_centre(make_window, tmp_path, qtbot):
+    first = make_window()
+    first.set_speed("instant")
+    start(first)
+    path = tmp_path / "kept.sgsave"
+    first.document.save(path)
+    first.view.set_zoom(2.5)
+    first.view.centre_on_sector(40)
+    centre = first.view.mapToScene(first.view.viewport().rect().center())
+    first.close()
+    second = make_window()
+    assert second.open_file(path) is second
+    qtbot.waitUntil(lambda: abs(second.view.zoom - 2.5) < 1e-3)
+    now = second.view.mapToScene(second.view.viewport().rect().center())
+    assert (now - centre).manhattanLength() < 2

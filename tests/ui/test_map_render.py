@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtGui import QColor, QFontDatabase, QImage
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter
 
 from struggle_desktop.engine.session import Session
 from struggle_desktop.ui.map.render import (
+    _source_rect,
     ensure_fonts,
     export_pdf,
     export_png,
     render_image,
+    scene_image,
 )
 from struggle_desktop.ui.map.scene import GalaxyScene
 
@@ -81,3 +84,32 @@ def test_export_png_and_pdf(qapp, layout, placed_board, tmp_path):
     assert b"DejaVu" in data            # text went in as text, in the bundled font
     # Exporting leaves the window's scene as it was (its items cache themselves again).
     assert scene.map_layer.cacheMode() == scene.map_layer.CacheMode.DeviceCoordinateCache
+
+
+def test_exports_leave_out_the_selection_and_keep_it_on_screen(qapp, layout, placed_board,
+                                                                tmp_path):
+    scene = GalaxyScene(layout)
+    scene.show_board(placed_board)
+
+    def as_on_screen() -> QImage:
+        """The scene drawn as the view draws it, pointer marks and all."""
+        image = QImage(500, 500, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing
+                               | QPainter.RenderHint.TextAntialiasing)
+        target = QRectF(0, 0, 500, 500)
+        scene.render(painter, target, _source_rect(scene, target))
+        painter.end()
+        return image
+
+    plain, plain_on_screen = scene_image(scene, (500, 500)), as_on_screen()
+    scene.select_sector(40)
+    scene.highlight([12], "hover")
+    assert as_on_screen() != plain_on_screen          # both are drawn on screen ...
+    assert scene_image(scene, (500, 500)) == plain    # ... and neither in the export
+    assert export_png(scene, tmp_path / "map.png", (50, 50))
+    # The window still shows them after the export.
+    assert scene.selected_sector == 40 and scene._selection.isVisible()
+    assert scene.highlighted("hover") == {12} and scene.sectors[12].washes == {"hover"}
+    assert as_on_screen() != plain_on_screen

@@ -187,15 +187,36 @@ def test_picking_up_highlights_exactly_the_legal_sectors(qtbot, scene, view, bus
     assert not scene.dragging and scene.highlighted("legal") == set()
 
 
-def test_a_counter_without_targets_cannot_be_picked_up(qtbot, scene, view, busy_board):
+def test_a_counter_without_targets_stays_and_says_why_instead_of_panning(qtbot, scene, view,
+                                                                        busy_board):
     pid, _home = movable(busy_board)
-    scene.set_drag_rules(*rules({}))
+    scene.set_drag_rules(*rules({}), lambda piece: f"{piece} has moved this turn")
+    view.zoom_in()
+    view.zoom_in()
     item = scene.piece_item(pid)
+    view.centerOn(item)
     start = QPointF(item.scenePos())
-    with qtbot.assertNotEmitted(scene.piece_dropped), qtbot.assertNotEmitted(scene.drop_refused):
-        drag(view, start, empty_spot(scene, 40))
+    scroll = (view.horizontalScrollBar().value(), view.verticalScrollBar().value())
+    with qtbot.assertNotEmitted(scene.piece_dropped), \
+            qtbot.waitSignal(scene.drop_refused, timeout=2000) as refused:
+        drag(view, start, start + QPointF(60, 40))
+    assert refused.args == [pid, f"{pid} has moved this turn"]
     assert not scene.dragging
     assert (item.scenePos() - start).manhattanLength() < 0.5
+    # The drag was the counter's: the map did not move under it.
+    assert (view.horizontalScrollBar().value(), view.verticalScrollBar().value()) == scroll
+
+
+def test_a_press_and_release_on_a_counter_that_cannot_move_is_a_click(qtbot, scene, view,
+                                                                     busy_board):
+    pid, home = movable(busy_board)
+    scene.set_drag_rules(*rules({}), lambda piece: "no")
+    with qtbot.waitSignal(scene.sector_clicked, timeout=2000) as clicked, \
+            qtbot.assertNotEmitted(scene.drop_refused):
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier,
+                         view.mapFromScene(scene.piece_item(pid).scenePos()))
+    assert clicked.args == [home]
 
 
 def test_dragging_a_collapsed_counter_moves_one_unit(qtbot, scene, view, busy_board):
@@ -317,3 +338,54 @@ def test_sector_centres_lie_inside_their_sectors(scene):
     for n in scene.geometry:
         assert inside(scene, n, scene.sector_center(n))
         assert scene.sector_at(scene.sector_center(n)) == n
+
+
+def test_a_click_on_the_fan_card_reaches_the_sector_drawn_under_it(qtbot, scene, view,
+                                                                    busy_board):
+    """The card that fans a stack out takes no click of its own: a click on it, between its
+    counters, is a click on the sector under the pointer (and closes the card if that is
+    another sector)."""
+    crowded = max((n for n in busy_board["sectors"] if scene.is_crowded(n)),
+                  key=lambda n: len(busy_board["sectors"][n]["pieces"]))
+    scene.open_fan(crowded)
+    card = scene._fan_rect
+    fanned = scene.fan_items()
+    covered = [i.sceneBoundingRect() for i in fanned]
+    spots = [QPointF(card.left() + card.width() * i / 12, card.top() + card.height() * j / 12)
+             for i in range(1, 12) for j in range(1, 12)]
+    spots = [p for p in spots if not any(r.contains(p) for r in covered)
+             and scene.sector_at(p) not in (-1, crowded)]
+    assert spots, "the card covers another sector somewhere between its counters"
+    spot = spots[0]
+    under = scene.sector_at(spot)
+    with qtbot.waitSignal(scene.sector_clicked, timeout=2000) as clicked:
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier, view.mapFromScene(spot))
+    assert clicked.args == [under]
+    assert scene.selected_sector == under
+    assert scene.fanned_sector != crowded
+
+
+def test_a_click_on_the_fan_card_over_its_own_sector_selects_it_and_keeps_it_open(
+        qtbot, scene, view, busy_board):
+    crowded = next(n for n in busy_board["sectors"] if scene.is_crowded(n))
+    scene.open_fan(crowded)
+    card = scene._fan_rect
+    covered = [i.sceneBoundingRect() for i in scene.fan_items()]
+    spot = next(p for p in (QPointF(card.left() + card.width() * i / 12,
+                                    card.top() + card.height() * j / 12)
+                            for i in range(1, 12) for j in range(1, 12))
+                if not any(r.contains(p) for r in covered) and scene.sector_at(p) == crowded)
+    with qtbot.waitSignal(scene.sector_clicked, timeout=2000) as clicked:
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier, view.mapFromScene(spot))
+    assert clicked.args == [crowded]
+    assert scene.fanned_sector == crowded
+
+
+def test_emphasis_asks_the_view_to_show_the_callout(qtbot, scene):
+    with qtbot.waitSignal(scene.wants_visible, timeout=2000) as wanted:
+        scene.emphasize([12, 18], arrow=(12, 18), text="Chaos force F3 moves to 18")
+    rect = wanted.args[0]
+    assert rect.contains(scene.emphasis.caption_rect)
+    assert rect.contains(scene.emphasis.arrow.boundingRect())

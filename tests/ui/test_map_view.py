@@ -105,3 +105,86 @@ def test_the_overview_frames_the_visible_area_and_recentres_the_main_view(qtbot,
     centre = view.mapToScene(view.viewport().rect().center())
     assert (centre - target).manhattanLength() < 10   # one overview pixel is ~5 map units
     assert overview.transform().m11() < 0.3            # the whole map, small
+
+
+# ---------------------------------------------------------------------------- following
+def test_the_view_follows_a_chaos_step_callout_off_screen(view, scene):
+    view.zoom_in()
+    view.zoom_in()
+    view.zoom_in()
+    view.centre_on_sector(57)
+    assert not visible(view).contains(scene.sector_center(12))
+    scene.emphasize([12, 18], arrow=(12, 18), text="Chaos force F3 moves from 12 to 18")
+    shown = visible(view)
+    emphasis = scene.emphasis
+    assert shown.contains(emphasis.caption_rect)
+    assert shown.contains(emphasis.arrow.boundingRect())
+    # Nothing moves when the callout is on screen already.
+    h, v = view.horizontalScrollBar().value(), view.verticalScrollBar().value()
+    scene.emphasize([12], text="Again")
+    assert (view.horizontalScrollBar().value(), view.verticalScrollBar().value()) == (h, v)
+
+
+# ---------------------------------------------------------------------------- legibility
+def text_pixels(view, map_units: float) -> float:
+    """On-screen size (pixels) of text that is ``map_units`` high on the map."""
+    return map_units * view.transform().m11()
+
+
+def test_the_first_view_on_a_laptop_screen_can_be_read(qtbot, scene):
+    """The map view of the window at 1366x768 is about 556x489 pixels: the whole map there
+    draws sector names (9 map units) some 4 pixels high. The first view zooms in until they
+    reach 6.75 and the counter factors (10 map units) 7.5; Whole Map still shows it all."""
+    from struggle_desktop.ui.map.view import LEGIBLE_SCALE
+    view = shown_view(qtbot, scene, 556, 489)
+    whole = view.transform().m11()
+    assert text_pixels(view, 9) < 5
+    view.first_view()
+    assert view.transform().m11() == pytest.approx(LEGIBLE_SCALE)
+    assert text_pixels(view, 9) >= 6.7 and text_pixels(view, 10) >= 7.5
+    # ... about the middle of the galaxy (the Core).
+    assert visible(view).contains(scene.sector_center(1))
+    centre = view.mapToScene(view.viewport().rect().center())
+    assert (centre - scene.map_rect().center()).manhattanLength() < 5
+    # The legible first view follows the window's size until the player zooms.
+    view.resize(600, 520)
+    QApplication.processEvents()
+    assert view.transform().m11() == pytest.approx(LEGIBLE_SCALE)
+    view.zoom_reset()
+    assert view.transform().m11() == pytest.approx(whole, rel=0.1)
+    assert visible(view).contains(scene.map_rect())
+
+
+def test_the_first_view_of_a_large_window_is_the_whole_map(view, scene):
+    view.zoom_in()
+    view.resize(1400, 1300)
+    view.first_view()
+    assert view.zoom == pytest.approx(1.0)
+    assert visible(view).contains(scene.map_rect())
+
+
+def test_a_banner_in_the_corner_of_the_map_takes_no_click(qtbot, view, scene):
+    view.set_banner("Free placement — drag any counter; press Ctrl+M again to stop")
+    banner = view.banner
+    assert banner.isVisible() and banner.text().startswith("Free placement")
+    assert banner.geometry().topLeft() == QPoint(10, 10)
+    assert banner.testAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+    # It stays in its corner while the map pans under it.
+    view.zoom_in()
+    view.zoom_in()
+    view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 60)
+    view.verticalScrollBar().setValue(view.verticalScrollBar().value() + 40)
+    QApplication.processEvents()
+    assert banner.geometry().topLeft() == QPoint(10, 10)
+    # A click on the banner reaches the map under it (sent to the window, so that Qt
+    # itself finds the widget under the pointer).
+    view.centre_on_sector(1)
+    spot = banner.geometry().center()
+    under = scene.sector_at(view.mapToScene(view.viewport().mapFrom(view, spot)))
+    assert under != -1
+    with qtbot.waitSignal(scene.sector_clicked, timeout=2000) as clicked:
+        QTest.mouseClick(view.windowHandle(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier, view.mapTo(view.window(), spot))
+    assert clicked.args == [under]
+    view.set_banner("")
+    assert not banner.isVisible()

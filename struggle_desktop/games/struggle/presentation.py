@@ -30,7 +30,7 @@ COMBAT_NAMES = {"mil": "military", "morph": "morphogenetic"}
 
 #: Prompt kinds whose answers are mostly "put this piece in that sector": the window offers
 #: them on the map (drag a counter, click a sector) as well as in the decision list.
-MAP_VERBS = {"place", "move", "move_stack", "buy_unit", "buy_marker", "attack", "corps",
+MAP_VERBS = {"place", "place_nexus", "place_leader", "move", "move_stack", "buy_unit", "buy_marker", "attack", "corps",
              "found", "alliance_move"}
 
 
@@ -428,18 +428,30 @@ def entry(ctx: Ctx, pending: dict, action: dict) -> dict:
     some, a longer explanation (``tip``) the decision list shows as a tooltip."""
     label, tip = words(ctx, action)
     out = dict({"action": action, "label": label, "map": action["verb"] in MAP_VERBS},
-               **map_target(pending, action))
+               **map_target(pending, action, lambda uid: ctx.units[uid]["loc"]))
     if tip:
         out["tip"] = tip
     return out
 
 
-def map_target(pending: dict, action: dict) -> dict:
+def map_target(pending: dict, action: dict, unit_sector=None) -> dict:
     """Where on the map ``action`` is given: ``{"drop": {"piece", "sector"}}`` for a piece
-    dragged to a sector, ``{"sector": n}`` for a click on a sector, else nothing."""
+    dragged to a sector, ``{"sector": n}`` for a click on a sector, else nothing. A piece
+    may be a counter on the map, one waiting in the set-up tray (``board["tray"]``: a unit, a
+    leader ``leader:<value>``, the Nexus markers ``nexus``) or a whole stack (``stack:<n>``,
+    dragged from sector n). A leader is dropped on a unit: its drop names the unit too
+    (``onto``), found with ``unit_sector(uid)``."""
     verb = action["verb"]
     if verb in ("move", "place", "adjust") and "unit" in action:
         return {"drop": {"piece": action["unit"], "sector": action.get("to", action.get("at"))}}
+    if verb == "place_nexus":
+        return {"sector": action["at"], "drop": {"piece": "nexus", "sector": action["at"]}}
+    if verb == "place_leader" and unit_sector is not None and {"value", "unit"} <= action.keys():
+        return {"drop": {"piece": f"leader:{action['value']}",
+                         "sector": unit_sector(action["unit"]), "onto": action["unit"]}}
+    if verb == "move_stack":
+        return {"sector": action["to"],
+                "drop": {"piece": f"stack:{action['from']}", "sector": action["to"]}}
     if verb == "alliance_move":
         # The allied force the prompt is about moves as one counter, dragged or by a click
         # on its destination.
@@ -451,6 +463,31 @@ def map_target(pending: dict, action: dict) -> dict:
         if isinstance(action.get(key), int):
             return {"sector": action[key]}
     return {}
+
+
+def tray(ctx: Ctx) -> list[dict]:
+    """What waits beside the map to be placed at set-up (SGE-SEQ-21): the Imperial units not
+    yet on the map, the leaders in hand and the Nexus markers, each as the window draws it;
+    empty once set-up is over. The prompt's answers say where each may be dropped."""
+    st = ctx.state
+    pending = st["pending"]
+    if pending is None or pending["kind"] != "setup_placement":
+        return []
+    waiting = [dict(_unit_piece(ctx, uid, st["forces"]), sector=None)
+               for uid, u in sorted(ctx.units.items())
+               if u["loc"] is None and u["side"] == IMP]
+    hand = st.get("setup_hand") or {}
+    for value in hand.get("leaders") or ():
+        waiting.append({"id": f"leader:{value}", "kind": "leader", "side": IMP, "sector": None,
+                        "label": str(value), "values": "",
+                        "tooltip": f"Imperial leader of value {value}: drop it on a unit"})
+    if hand.get("nexus"):
+        count = hand["nexus"]
+        waiting.append({"id": "nexus", "kind": "marker", "side": IMP, "sector": None,
+                        "label": "Nexus", "values": f"x{count}", "count": count,
+                        "tooltip": f"{count} Imperial Nexus marker{'s' if count > 1 else ''}: "
+                                   "drop one on an Imperial system"})
+    return waiting
 
 
 def preview(game, state: dict, action: dict) -> dict | None:
@@ -496,6 +533,7 @@ def board(game, state: dict, role: str) -> dict:
         "pieces": {p["id"]: p for p in placed},
         "sectors": sectors(ctx, placed),
         "prompt": prompt(ctx, legal),
+        "tray": tray(ctx),
         "outcome": st["outcome"],
         "log_size": len(st["log"]),
     }

@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.dialogs import error_label, heading, muted, sector_text, show_error
@@ -26,6 +26,8 @@ RECRUITMENT = "recruitment"
 DONE = {"verb": "done"}
 _COST_IN_LABEL = re.compile(r"for (\d+) RP")
 _MARKER_IN_LABEL = re.compile(r"Buy an? (.+?) marker")
+#: The purchase list always shows at least this many rows.
+LIST_ROWS_SHOWN = 4
 
 
 def purchase_key(action: dict) -> tuple[str, str]:
@@ -95,11 +97,14 @@ class RecruitPanel(QWidget):
         self.document = document
         self._perform = perform or document.perform
         self._units_catalog: list[dict] | None = None
+        self._units_game: Any = None          # the game ``_units_catalog`` was read from
         self.purchases: dict[tuple[str, str], Purchase] = {}
         self._was_recruiting = False
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
+        # Compact: in the window it shares a column of a laptop screen with other panels.
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
         top = QHBoxLayout()
         self.title_label = heading("Recruitment")
         self.rp_label = heading("", scale=1.6)
@@ -125,9 +130,18 @@ class RecruitPanel(QWidget):
         header.setStretchLastSection(False)
         self.tree.currentItemChanged.connect(lambda *_: self._on_selection())
         self.tree.itemActivated.connect(lambda *_: self.buy())
-        list_label = QLabel("&What to buy:")
-        list_label.setBuddy(self.tree)
-        layout.addWidget(list_label)
+        # Several rows whatever room the dock is given (after Reset Layout it came back one
+        # row tall), sized from the list's own font, yet small enough for a laptop screen.
+        row = self.tree.fontMetrics().height() + 6
+        self.tree.setMinimumHeight(self.tree.header().sizeHint().height()
+                                   + LIST_ROWS_SHOWN * row + 2 * self.tree.frameWidth())
+        # No preferred height of its own beyond that: the panel then fits the height its
+        # dock has (Buy and Done in sight), and the list takes whatever room is left over.
+        self.tree.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.list_label = QLabel("&What to buy:")
+        self.list_label.setBuddy(self.tree)
+        self.list_label.setWordWrap(True)
+        layout.addWidget(self.list_label)
         layout.addWidget(self.tree, 1)
         self.about_label = QLabel()
         self.about_label.setWordWrap(True)
@@ -166,9 +180,16 @@ class RecruitPanel(QWidget):
 
     # ------------------------------------------------------------------ reading the game
     def _units(self) -> list[dict]:
-        if self._units_catalog is None:
+        """The unit types of the open game's catalogue, read once per game. (The panel is
+        often built before any game is open: nothing may be kept from that moment, or the
+        list named units by their codes as if they were markers.)"""
+        game = self.document.game
+        if game is None:
+            return []
+        if self._units_catalog is None or self._units_game is not game:
+            self._units_game = game
             try:
-                self._units_catalog = list(self.document.game.catalog().get("units", []))
+                self._units_catalog = list(game.catalog().get("units", []))
             except Exception:   # without the catalogue the list shows only what is for sale
                 self._units_catalog = []
         return self._units_catalog
@@ -238,6 +259,11 @@ class RecruitPanel(QWidget):
         self.purchases = self._collect()
         self.rp_label.setText(f"{board.get('rp', 0)} RP" if board else "")
         self.rp_label.setToolTip("Resource points left to spend")
+        # While recruiting, the list's own caption says what to do (one line, not two: the
+        # panel must fit a laptop screen's column); otherwise a line says why nothing sells.
+        self.prompt_label.setVisible(not recruiting)
+        self.list_label.setText("&What to buy (as often as you like, then Done):" if recruiting
+                                else "&What to buy:")
         if recruiting:
             self.prompt_label.setText("Choose what to buy and where; buy as often as you like, "
                                       "then press Done.")

@@ -2,9 +2,9 @@
 face (0-9), a d6 with pips, a random sector (2d10) as its tens and units dice, a random pick
 as a lot "k of N" — with the modifiers, the result, the reason and the rule ID.
 
-The window hands over the entries of an action with ``show_entries`` (it may do so step by
-step while it plays the Chaos side back); on its own the dock also picks up the rolls logged
-since it last looked whenever the document changes.
+The window hands over the entries of an action with ``show_entries`` (step by step while it
+plays the Chaos side back: the rolls up to the step on show); on its own the dock also picks
+up the rolls logged since it last looked whenever the document changes.
 """
 
 from __future__ import annotations
@@ -207,6 +207,9 @@ class DiceWidget(QWidget):
         layout.setSpacing(3)
         self.heading = QLabel()
         self.heading.setFont(ui_font(9, bold=True))
+        # Wrapped: a long heading ("No dice in the last action; earlier: …") must not widen
+        # the panel beyond its dock (it scrolled sideways on a laptop screen).
+        self.heading.setWordWrap(True)
         layout.addWidget(self.heading)
         self.model = DiceModel(self)
         self.view = QListView()
@@ -279,10 +282,16 @@ class DiceDock(DockPanel):
             self._seen = None
             self._set([], "No game is open.")
             return
+        if self.document.showing_step and self._seen is not None:
+            # A step of a playback is on show: the window hands over that step's rolls.
+            self._widget.show_rolls(self._rolls, self._heading)
+            return
         size = board.get("log_size", len(self.document.log_entries(0)))
         if self._seen is None or size < self._seen:
-            # First look, or the history was rewound: show the latest rolls there are.
-            rolls = latest_rolls(self.document.log_entries(max(0, size - RECENT)))
+            # First look, or the history was rewound: show the latest rolls there are (up
+            # to the position on show, never the rolls that come after it).
+            start = max(0, size - RECENT)
+            rolls = latest_rolls(self.document.log_entries(start)[:size - start])
             self._seen = size
             if rolls:
                 self._set(rolls, f"Latest: {count_text(len(rolls))} — {when_text(rolls)}")
@@ -292,6 +301,6 @@ class DiceDock(DockPanel):
         if size == self._seen:
             self._widget.show_rolls(self._rolls, self._heading)
             return
-        fresh = self.document.log_entries(self._seen)
+        fresh = self.document.log_entries(self._seen)[:size - self._seen]
         self._seen = size
         self.show_entries(fresh)

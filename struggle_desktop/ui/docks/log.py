@@ -210,6 +210,23 @@ class LogModel(QAbstractListModel):
             self._rows.extend(new_rows)
             self.endInsertRows()
 
+    def truncate(self, count: int) -> None:
+        """Keep the first ``count`` entries: a playback steps back to the log of its first
+        step (cheaper than a reset, and the rows kept stay where they are)."""
+        if count >= len(self.entries):
+            return
+        first = next((row for row, k in enumerate(self._rows) if k >= count), len(self._rows))
+        if first < len(self._rows):
+            self.beginRemoveRows(QModelIndex(), first, len(self._rows) - 1)
+            del self._rows[first:]
+            del self.entries[count:]
+            self.endRemoveRows()
+        else:
+            del self.entries[count:]
+        for cache in (self._haystacks, self._segments):
+            for k in [k for k in cache if k >= count]:
+                del cache[k]
+
     def reset(self, entries: list[dict]) -> None:
         self.beginResetModel()
         self.entries = list(entries)
@@ -246,7 +263,8 @@ class LogDelegate(QStyledItemDelegate):
         self.small_metrics = QFontMetrics(self.small)
         self.time_width = self.small_metrics.horizontalAdvance(self.TIME_WIDTH_TEXT) + 8
         self.rule_width = self.small_metrics.horizontalAdvance(self.RULE_WIDTH_TEXT) + 8
-        self.row_height = max(self.metrics.height(), self.bold_metrics.height()) + 6
+        # Little padding: on a laptop screen the dock is short, and every row counts.
+        self.row_height = max(self.metrics.height(), self.bold_metrics.height()) + 2
         self.underlined = QFont(self.font)
         self.underlined.setUnderline(True)
         self.bold_underlined = QFont(self.bold)
@@ -332,7 +350,7 @@ class LogDelegate(QStyledItemDelegate):
             painter.fillRect(rect, colours["alternate"])
         bar = KIND_COLOURS.get(entry.get("kind", ""))
         if bar is not None:
-            painter.fillRect(QRect(rect.left() + 1, rect.top() + 2, 3, rect.height() - 4), bar)
+            painter.fillRect(QRect(rect.left() + 1, rect.top() + 1, 3, rect.height() - 2), bar)
         text_colour = colours["highlighted_text" if selected else "text"]
         dim = text_colour if selected else colours["dim"]
         link = text_colour if selected else colours["link"]
@@ -353,7 +371,7 @@ class LogDelegate(QStyledItemDelegate):
             if segment.ref:
                 painter.setPen(link)
                 if segment.chip:
-                    painter.fillRect(where.adjusted(-3, 3, 3, -3), colours["chip"])
+                    painter.fillRect(where.adjusted(-3, 1, 3, -1), colours["chip"])
                 if hovered == (row, segment.ref):
                     painter.setFont(self.bold_underlined if header else self.underlined)
                 else:
@@ -450,8 +468,8 @@ class LogWidget(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(3)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
         bar = QHBoxLayout()
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter the log: words, a rule ID, a sector, a unit…")
@@ -506,6 +524,10 @@ class LogWidget(QWidget):
             self.view.scrollToBottom()
         self._update_count()
 
+    def truncate(self, count: int) -> None:
+        self.model.truncate(count)
+        self._update_count()
+
     def reset(self, entries: list[dict]) -> None:
         self.model.reset(entries)
         self.follow = True
@@ -550,9 +572,16 @@ class LogDock(DockPanel):
     def update_widget(self) -> None:
         widget: LogWidget = self._widget
         entries = self.document.log_entries(0)
+        board = self.document.board
+        if self.document.showing_step and board and isinstance(board.get("log_size"), int):
+            # A step of a playback is on show: the log as it was then, not what came after.
+            entries = entries[:board["log_size"]]
         known = widget.model.entries
-        # The log only grows while play goes on; anything else (undo, another game) rewinds it.
+        # The log only grows while play goes on; a playback steps it back to its first step
+        # and on again; anything else (undo, another game) rewinds it.
         if len(entries) >= len(known) and entries[:len(known)] == known:
             widget.append(entries[len(known):])
+        elif known[:len(entries)] == entries:
+            widget.truncate(len(entries))
         else:
             widget.reset(entries)

@@ -120,6 +120,12 @@ def vp_track_bands(victory_bands: dict, vp_max: int) -> list[Band]:
     return out
 
 
+def before_start(board: dict, key: str) -> bool:
+    """Whether ``board[key]`` (the Chaos Index, the RP) is not set yet: during set-up the
+    game holds 0 there until the scenario's starting value is put in at its end."""
+    return board.get("turn") == 0 and not board.get(key)
+
+
 def system_sector_count(board: dict) -> int:
     """The most VP there can be: one per system sector on the map."""
     return sum(1 for sector in board.get("sectors", {}).values() if sector.get("system"))
@@ -359,6 +365,17 @@ class ChaosIndexWidget(QWidget):
         self._show_vp(board)
 
     def _show_ci(self, board: dict) -> None:
+        if before_start(board, "ci"):
+            self.ci_value.setText("–")
+            self.ci_value.setToolTip("The Chaos Index is set when set-up ends")
+            bands = board.get("ci_bands", [])
+            top = max((b["to"] for b in bands), default=100)
+            self.ci_track.set_track(0, top, ci_track_bands(bands),
+                                    [b["to"] for b in bands if b["to"] > b["from"]] + [0],
+                                    None, "", "The Chaos Index is set when set-up ends.")
+            self.ci_note.setText("Not set yet: the scenario's starting Chaos Index is put on "
+                                 "the track when set-up ends.")
+            return
         ci = float(board["ci"])
         bands = board.get("ci_bands", [])
         top = max((b["to"] for b in bands), default=100)
@@ -504,8 +521,12 @@ class ResourcesWidget(QWidget):
             self.leaders.set_values([])
             self.markers.set_counts({})
             return
-        self.rp_value.setText(str(board["rp"]))
-        self.rp_value.setToolTip(f"{board['rp']} Resource Points to spend")
+        if before_start(board, "rp"):
+            self.rp_value.setText("–")
+            self.rp_value.setToolTip("The Resource Points are set when set-up ends")
+        else:
+            self.rp_value.setText(str(board["rp"]))
+            self.rp_value.setToolTip(f"{board['rp']} Resource Points to spend")
         self.vp_value.setText(str(board["vp"]))
         self.vp_value.setToolTip("Victory Points: one per Imperial system sector")
         self.rp_change.setText(describe_rp_change(rp_change))
@@ -544,8 +565,11 @@ class ResourcesDock(DockPanel):
         board = self.document.board
         change = None
         if board is not None:
+            # The log up to the board on show: during a playback the game's log already
+            # holds what comes after the step shown, and the last change must be this step's.
             size = board.get("log_size", 0)
-            change = last_rp_change(self.document.log_entries(max(0, size - self.RECENT)))
+            start = max(0, size - self.RECENT)
+            change = last_rp_change(self.document.log_entries(start)[:size - start])
             if change is None and size > self.RECENT:
-                change = last_rp_change(self.document.log_entries(0))
+                change = last_rp_change(self.document.log_entries(0)[:size])
         self._widget.show_board(board, change)

@@ -1,6 +1,7 @@
 """The turn dock: turn x of N, the fourteen phases with the current one lit, the decision
-the game is waiting for, the **Continue** control that names what comes next, and the speed
-at which the player watches the Chaos side act.
+the game is waiting for, the **Continue** control that names where play will next stop for
+the player (``document.where_play_stops``; just "Continue" when dice decide that), and the
+speed at which the player watches the Chaos side act.
 
 The dock does not decide what Continue does: it emits ``continue_requested`` and the window
 performs the prompt's "done" action or steps its playback. By default Continue is enabled
@@ -20,6 +21,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
+    QStylePainter,
     QToolButton,
     QToolTip,
     QVBoxLayout,
@@ -61,19 +65,45 @@ def turn_text(board: dict) -> str:
     return f"Turn {turn} of {turns}" if turns else f"Turn {turn} (no turn limit)"
 
 
-def continue_state(board: dict | None) -> tuple[bool, str, str]:
-    """(enabled, button text, why disabled / what it does) for a board, by default."""
+def stop_text(board: dict, stop: dict | None) -> str:
+    """Where Continue leads, in words, from ``document.where_play_stops``: the phase of the
+    next decision ("Phase 14: Extropy and End of Turn", "Turn 2, phase 9: …"), or "" when
+    that cannot be known before playing (dice and draws come first) or is not known."""
+    if not stop or stop.get("chance"):
+        return ""
+    if stop.get("over"):
+        return "the end of the game"
+    phase = stop.get("phase")
+    names = board.get("phases") or []
+    if not isinstance(phase, int) or not 1 <= phase <= len(names):
+        return ""
+    where = f"{names[phase - 1]}"
+    if stop.get("turn") != board.get("turn"):
+        return f"Turn {stop.get('turn')}, phase {phase}: {where}"
+    return f"Phase {phase}: {where}"
+
+
+def continue_state(board: dict | None, stop: dict | None = None) -> tuple[bool, str, str]:
+    """(enabled, button text, why disabled / what it does) for a board. ``stop`` is where
+    the "done" answer would next wait for the player (``document.where_play_stops``): the
+    button names it only when it is known, never a phase that play would run through."""
     if board is None:
         return False, "Continue", "No game is open."
-    text = f"Continue → {board.get('next_step', '')}".rstrip(" →")
     if board.get("outcome") is not None:
         return False, "The game is over", "The game is over: there is nothing to continue."
+    where = stop_text(board, stop)
+    text = f"Continue → {where}" if where else "Continue"
     action = done_action(board)
     prompt = board.get("prompt")
     if action is not None:
         label = next((c.get("label", "") for c in prompt["actions"]
-                      if c.get("action") is action), "")
-        return True, text, f"{label or 'End this step'} and go on to {board.get('next_step', '')}."
+                      if c.get("action") is action), "") or "End this step"
+        if where:
+            return True, text, f"{label}; play goes on until {where}, where you decide next."
+        if stop and stop.get("chance"):
+            return True, text, (f"{label}; play goes on until your next decision. Where that "
+                                "is depends on dice and draws still to come.")
+        return True, text, f"{label}; play goes on until your next decision."
     if prompt is None:
         return False, text, "The program is playing; there is no decision to close."
     return False, text, f"Decide first: {prompt.get('text', 'a decision is pending')}."
@@ -210,6 +240,53 @@ class PhaseTrack(QWidget):
             painter.drawText(label_rect, Qt.AlignmentFlag.AlignVCenter, elided)
 
 
+class ElidingButton(QPushButton):
+    """A push button that shortens its text to its width ("Continue → Phase 14: Extr…"), so
+    a long phase name never widens the panel; ``text()`` keeps the whole text."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        super().__init__(text, parent)
+        # (A push button's own policy takes its text's width as its least width.)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), 120), hint.height())
+
+    def paintEvent(self, _event) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionButton()
+        self.initStyleOption(option)
+        room = self.style().subElementRect(QStyle.SubElement.SE_PushButtonContents, option,
+                                           self).width() - 6
+        option.text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                                    max(room, 0))
+        painter.drawControl(QStyle.ControlElement.CE_PushButton, option)
+
+
+class WrappedLabel(QLabel):
+    """A word-wrapped label that asks for the height its text needs at its width: the
+    window's dock layout does not ask labels for their height at a width, and a long prompt
+    was cut off at its last line."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWordWrap(True)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+    def _fit(self) -> None:
+        height = self.heightForWidth(self.width()) if self.width() > 0 else -1
+        if height > 0 and height != self.minimumHeight():
+            self.setMinimumHeight(height)
+
+
 class TurnWidget(QWidget):
     def __init__(self, dock: TurnDock):
         super().__init__()
@@ -240,12 +317,11 @@ class TurnWidget(QWidget):
         self.decision_heading = QLabel("Waiting for")
         self.decision_heading.setFont(ui_font(8, bold=True))
         layout.addWidget(self.decision_heading)
-        self.decision = QLabel()
+        self.decision = WrappedLabel()
         self.decision.setFont(ui_font(9))
-        self.decision.setWordWrap(True)
         self.decision.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.decision)
-        self.continue_button = QPushButton("Continue")
+        self.continue_button = ElidingButton("Continue")
         self.continue_button.setFont(ui_font(10, bold=True))
         self.continue_button.setMinimumHeight(32)
         self.continue_button.setDefault(True)
@@ -278,6 +354,13 @@ class TurnWidget(QWidget):
             speed_row.addWidget(button)
             button.toggled.connect(lambda on, s=speed: on and dock.set_speed(s))
         speed_row.addStretch(1)
+        # During set-up: the Chaos side plays its first turn as soon as set-up ends, so the
+        # player is told, just above the speeds, to choose one now.
+        self.speed_note = WrappedLabel("Set-up ends with the Chaos side's first turn: choose "
+                                       "how to watch it.")
+        self.speed_note.setFont(ui_font(8.5, bold=True))
+        self.speed_note.hide()
+        layout.addWidget(self.speed_note)
         layout.addLayout(speed_row)
         layout.addStretch(1)
 
@@ -348,6 +431,15 @@ class TurnDock(DockPanel):
         """The action Continue stands for in the current position, if any."""
         return done_action(self.document.board)
 
+    def where_play_stops(self) -> dict | None:
+        """Where the "done" answer would next wait for the player, as the document works it
+        out (None while a step of a playback is on show: Continue then shows the next)."""
+        action = self.done_action()
+        finder = getattr(self.document, "where_play_stops", None)
+        if action is None or finder is None or self.document.showing_step:
+            return None
+        return finder(action)
+
     @property
     def continue_button(self) -> QPushButton:
         return self.ensure_widget().continue_button
@@ -391,6 +483,11 @@ class TurnDock(DockPanel):
                 w.decision.setText(with_rule(prompt.get("text", ""), prompt.get("rule", "")))
             else:
                 w.decision.setText("")
+        w.decision.setToolTip(plain_prompt(board))
+        setting_up = board is not None and board.get("turn") == 0
+        w.speed_note.setVisible(setting_up and board.get("prompt") is not None)
+        # Every phase is still to come during set-up: the strip gives its room to the note.
+        w.phases.setVisible(not setting_up)
         self._apply_continue()
 
     def _apply_continue(self) -> None:
@@ -401,7 +498,7 @@ class TurnDock(DockPanel):
             why = why or continue_state(board)[2]
         else:
             self._override = None
-            enabled, text, why = continue_state(board)
+            enabled, text, why = continue_state(board, self.where_play_stops())
         button = self._widget.continue_button
         button.setEnabled(enabled)
         button.setText(text)
@@ -409,10 +506,28 @@ class TurnDock(DockPanel):
 
 
 def with_rule(text: str, rule: str) -> str:
-    """Rich text: the words, then the rule ID small and grey."""
-    tail = (f' <span style="color:#8a8f98; font-size:small">{html.escape(rule)}</span>'
-            if rule else "")
+    """Rich text: the words, then the rule ID small and grey. The ID's hyphens do not
+    break, so it wraps as a whole instead of leaving "SGE-" at a line's end."""
+    tail = (f' <span style="color:#8a8f98; font-size:small">'
+            f'{html.escape(rule.replace("-", NO_BREAK_HYPHEN))}</span>' if rule else "")
     return html.escape(text) + tail
+
+
+#: U+2011: a hyphen a line never breaks at.
+NO_BREAK_HYPHEN = "\u2011"
+
+
+def plain_prompt(board: dict | None) -> str:
+    """The whole decision or result in plain words (the label's tooltip)."""
+    if board is None:
+        return ""
+    if board.get("outcome") is not None:
+        return outcome_text(board["outcome"])
+    prompt = board.get("prompt")
+    if prompt is None:
+        return ""
+    rule = prompt.get("rule", "")
+    return prompt.get("text", "") + (f" ({rule})" if rule else "")
 
 
 def outcome_text(outcome: dict) -> str:

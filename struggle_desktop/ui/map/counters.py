@@ -329,10 +329,14 @@ class CounterItem(QGraphicsObject):
         self.sector = self.piece.get("sector")
         self.home = QPointF(0, 0)          # where the stack layout put it
         self.in_fan = False
+        self.buried = False                # under another counter of a pile: no "×n" badge
         hue = (force_hues or {}).get(self.piece.get("force") or "")
         self.force_hue = hue
         extent = counter_extent(self.piece) + 3.0   # room for badges that stick out
         self._bounds = QRectF(-extent, -extent, 2 * extent, 2 * extent)
+        if self.count > 1:      # the "×n" badge may grow at a small zoom (_count_badge)
+            grow = 9 * COUNT_MAX_GROWTH
+            self._bounds = self._bounds.adjusted(0, 0, grow * 0.5, grow * 0.6)
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton)
         self.setAcceptHoverEvents(False)
         self._update_tooltip()
@@ -380,7 +384,10 @@ class CounterItem(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         detail = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        paint_piece(painter, self.piece, self.count, self.force_hue, detail >= 0.3)
+        # A counter under others of a pile would show only scraps of its badge: the pile's
+        # own badge counts it.
+        count = 1 if self.buried else self.count
+        paint_piece(painter, self.piece, count, self.force_hue, detail >= 0.3)
 
 
 def paint_piece(painter: QPainter, piece: dict, count: int = 1, force_hue: QColor | None = None,
@@ -436,8 +443,9 @@ def _paint_unit(painter: QPainter, piece: dict, force_hue: QColor | None, with_t
     h = UNIT_SIZE / 2
     draw_fitted_text(painter, QRectF(-h + 3, -h + 1.2, 2 * h - 4, 13), str(piece.get("label", "")),
                      11, True, TEXT_LIGHT)
-    draw_fitted_text(painter, QRectF(-h + 1.5, 0.6, 2 * h - 3, 10), str(piece.get("values", "")),
-                     9, True, QColor("#f3f3f3") if imperial else QColor("#ffe9e0"))
+    # The factors are what a player reads most: as large as the counter allows.
+    draw_fitted_text(painter, QRectF(-h + 1.2, 0.6, 2 * h - 2.4, 10.5), str(piece.get("values", "")),
+                     10, True, QColor("#f3f3f3") if imperial else QColor("#ffe9e0"))
     if piece.get("leader"):
         _leader_badge(painter, QPointF(h - 1.5, -h + 1.5), str(piece["leader"]))
 
@@ -460,8 +468,8 @@ def _paint_system(painter: QPainter, piece: dict, with_text: bool) -> None:
     if not with_text:
         return
     r = PLANET_SIZE / 2
-    draw_fitted_text(painter, QRectF(-r + 2, -r + 4.5, 2 * r - 4, 11), str(piece.get("values", "")),
-                     10, True, TEXT_LIGHT)
+    draw_fitted_text(painter, QRectF(-r + 1.5, -r + 4.0, 2 * r - 3, 12), str(piece.get("values", "")),
+                     11, True, TEXT_LIGHT)
     rv = piece.get("rv")
     if rv is not None:
         # Resource value: a small gold tab at the foot of the planet.
@@ -547,12 +555,25 @@ def _corner_tag(painter: QPainter, centre: QPointF, text: str, colour: QColor) -
                      TEXT_DARK)
 
 
+#: The "×n" badge is never drawn smaller than this on screen (pixels of text) unless that
+#: would make it more than COUNT_MAX_GROWTH times its size on the map.
+COUNT_MIN_PX, COUNT_MAX_GROWTH = 7.0, 1.8
+
+
 def _count_badge(painter: QPainter, count: int) -> None:
     text = f"×{count}"
     w = text_width(text, 8, True) + 4.5
     h = UNIT_SIZE / 2
+    scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+    growth = max(1.0, min(COUNT_MAX_GROWTH, COUNT_MIN_PX / (8 * scale))) if scale > 0 else 1.0
+    painter.save()
+    # Grown about the counter's bottom-right corner, so that it covers no more of the face.
+    painter.translate(h + 1, h + 1)
+    painter.scale(growth, growth)
+    painter.translate(-h - 1, -h - 1)
     rect = QRectF(h - w + 3.5, h - 5.5, w, 9)
     painter.setPen(QPen(QColor("#ececf2"), 0.8))
     painter.setBrush(QColor(12, 12, 20))
     painter.drawRoundedRect(rect, 4.5, 4.5)
     draw_fitted_text(painter, rect, text, 8, True, TEXT_LIGHT)
+    painter.restore()

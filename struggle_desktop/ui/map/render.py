@@ -7,6 +7,7 @@ drawn in the bundled DejaVu Sans, so a render looks the same on every machine.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
@@ -37,16 +38,20 @@ def _source_rect(scene, target: QRectF, margin: float = 8.0) -> QRectF:
 def paint_scene(scene, painter: QPainter, target: QRectF) -> None:
     """Draw the map into ``target`` straight from vectors (the items' device caches would
     only cost time in a one-shot drawing, and would put pictures instead of vectors in a
-    PDF)."""
+    PDF). What only the pointer put on the map (the selection's outline, a hover mark) is
+    left out of the picture and shown again after it."""
     painter.setRenderHints(QPainter.RenderHint.Antialiasing
                            | QPainter.RenderHint.TextAntialiasing
                            | QPainter.RenderHint.SmoothPixmapTransform)
     caching = getattr(scene, "_caching", False)
     if caching:
         scene.set_item_caching(False)
+    quiet = scene.without_pointer_marks() if hasattr(scene, "without_pointer_marks") \
+        else nullcontext()
     try:
-        scene.render(painter, target, _source_rect(scene, target),
-                     Qt.AspectRatioMode.IgnoreAspectRatio)
+        with quiet:
+            scene.render(painter, target, _source_rect(scene, target),
+                         Qt.AspectRatioMode.IgnoreAspectRatio)
     finally:
         if caching:
             scene.set_item_caching(True)

@@ -6,13 +6,24 @@ window tells it through ``set_drag_rules`` where a picked-up counter may go and 
 go elsewhere, and listens to its signals.
 
 Layers, bottom to top: the sky and the Void (``drawBackground``, static, so a view may cache
-it), sectors, highlights and the selection, counters, the Chaos-turn emphasis, a fanned-out
-stack, and the counter being dragged.
+it), sectors, highlights and the selection, counters, the last moves' marks (``marks.py``:
+faint, given by the window with ``show_last_moves``), the piles' badges, the Chaos-turn
+emphasis (which asks the view to bring it on screen: ``wants_visible``), a fanned-out stack,
+and the counter being dragged. An exported picture leaves out what only the pointer put on the
+map (``without_pointer_marks``).
 
 Stacks: identical units in a sector are drawn as one counter with a "×n" badge and the
-counters are laid out in precomputed slots that keep clear of the sector's label. A crowded
+counters are laid out in precomputed slots that keep clear of the sector's label. When the
+counters outnumber the slots they are piled up (``stacks.py``): each side on spots of its own,
+every counter inside its sector, and a badge on each pile with its count per side. A crowded
 sector (collapsed counters, or more counters than slots) fans every piece out on hover or
-click until the pointer leaves.
+click until the pointer leaves; the fan's card takes no click of its own: a click on it
+reaches the sector drawn under it.
+
+Gestures on a counter: while the window has set drag rules, a press on a counter never pans
+the map. A counter with somewhere to go is picked up; one without is not, and dragging it
+says why (``drop_refused`` with the window's ``pickup_refusal`` reason) instead of moving the
+map silently.
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,9 +83,13 @@ from struggle_desktop.ui.map.counters import (
     text_width,
 )
 from struggle_desktop.ui.map.fonts import ensure_fonts
+from struggle_desktop.ui.map.marks import Move, MoveMarks, Trace
+from struggle_desktop.ui.map.stacks import Pile, PileBadge, SectorShape, lay_out
 
 MARGIN = 40.0                       # sky shown round the canvas when the whole map is fitted
 Z_SECTOR, Z_HIGHLIGHT, Z_SELECTION, Z_COUNTER = 0.0, 5.0, 6.0, 10.0
+Z_MARKS = 18.0                      # last-move marks: thin, over the counters, under badges
+Z_BADGE = 19.0                      # above every counter, below the Chaos-turn emphasis
 Z_EMPHASIS, Z_FAN, Z_DRAG = 20.0, 30.0, 40.0
 PIN_KINDS = {"nexus", "stargate", "institute", "expedition"}
 PIN_SCALE = 0.72
@@ -145,6 +161,12 @@ class SectorGeometry:
     label_rect: QRectF = field(default_factory=QRectF)
     slots: list[QPointF] = field(default_factory=list)
     band: QPainterPath = field(default_factory=QPainterPath)
+    shape: SectorShape | None = None     # the pile layout's questions, made on first use
+
+    def pile_shape(self) -> SectorShape:
+        if self.shape is None:
+            self.shape = SectorShape(self.path, self.polygon, self.label_rect)
+        return self.shape
 
 
 def _label_lines(sector: dict, width: float) -> tuple[list[tuple[str, int, bool]], float, float]:
@@ -695,6 +717,15 @@ class EmphasisItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
+    def focus_rect(self) -> QRectF:
+        """What must be on screen for the step to be read: the caption and the arrow, else
+        the ringed sectors (scene units)."""
+        rect = QRectF(self.caption_rect)
+        for part in ((self.arrow.boundingRect().united(self.head.boundingRect()),)
+                     if not self.arrow.isEmpty() else [p.boundingRect() for p in self.rings]):
+            rect = part if rect.isNull() else rect.united(part)
+        return rect.adjusted(-6, -6, 6, 6) if not rect.isNull() else rect
+
     def paint(self, painter: QPainter, option, widget=None) -> None:
         stroke(painter, self.ring_pens, self.rings)
         if not self.arrow.isEmpty():
@@ -777,6 +808,8 @@ class _Drag:
     split: bool = False                  # moving is a single taken from a collapsed counter
     over: int = -1                       # the sector under the pointer
     z: float = Z_COUNTER                 # the moving counter's place in the stacking order
+    refused: bool = False                # held, but it may not move: a drag only says why
+    told: bool = False                   # ... and it has been said
 
 
 class GalaxyScene(QGraphicsScene):
@@ -784,7 +817,9 @@ class GalaxyScene(QGraphicsScene):
     and signals below and never touches its items."""
 
     piece_dropped = Signal(str, int)     # piece id, the sector it was legally dropped on
-    drop_refused = Signal(str, str)      # piece id, reason (the counter is already back)
+    drop_refused = Signal(str, str)      # piece id, reason: a drop refused (the counter is
+                                         # already back) or a counter that may not be picked up
+    wants_visible = Signal(QRectF)       # scene area the view should bring on screen
     sector_clicked = Signal(int)
     sector_hovered = Signal(int)         # -1 when the pointer leaves every sector
     selection_changed = Signal(int)      # the selected sector, -1 for none
@@ -812,6 +847,8 @@ class GalaxyScene(QGraphicsScene):
 
         self.board: dict | None = None
         self._counters: list[CounterItem] = []
+        self._badges: list[PileBadge] = []
+        self._piles: dict[int, list[Pile]] = {}
         self._piece_items: dict[str, CounterItem] = {}
         self._crowded: set[int] = set()
         self._retired: list[QGraphicsItem] = []    # kept alive until the next board (see _retire)
@@ -819,6 +856,8 @@ class GalaxyScene(QGraphicsScene):
         self._selection: HighlightItem | None = None
         self._selected = -1
         self._emphasis: EmphasisItem | None = None
+        self._moves: list[Move] = []
+        self._marks: MoveMarks | None = None
         self._fan_sector = -1
         self._fan_items: list[QGraphicsItem] = []
         self._fan_rect = QRectF()
@@ -830,6 +869,7 @@ class GalaxyScene(QGraphicsScene):
         self._force_hues: dict[str, QColor] = {}
         self._targets: Callable[[str], dict] | None = None
         self._refusal: Callable[[str, int], str] | None = None
+        self._pickup_refusal: Callable[[str], str] | None = None
         self._fan_timer = QTimer(self)
         self._fan_timer.setSingleShot(True)
         self._fan_timer.setInterval(FAN_DELAY_MS)
@@ -848,7 +888,7 @@ class GalaxyScene(QGraphicsScene):
         mode = (QGraphicsItem.CacheMode.DeviceCoordinateCache if on
                 else QGraphicsItem.CacheMode.NoCache)
         for item in self.items():
-            if isinstance(item, (MapLayer, CounterItem)):
+            if isinstance(item, (MapLayer, CounterItem, PileBadge)):
                 item.setCacheMode(mode)
 
     def _cache(self, item: QGraphicsItem) -> None:
@@ -898,8 +938,9 @@ class GalaxyScene(QGraphicsScene):
         self._pending_board = None
         self.board = board
         self.close_fan()
-        self._retire(self._counters)
+        self._retire([*self._counters, *self._badges])
         self._counters, self._piece_items, self._crowded = [], {}, set()
+        self._badges, self._piles = [], {}
         pieces = board.get("pieces", {})
         self._force_hues = {str(p.get("force")): force_colour(str(p.get("type")),
                                                               ie_number(str(p.get("label", ""))))
@@ -921,6 +962,7 @@ class GalaxyScene(QGraphicsScene):
         for n, sector_pieces in by_sector.items():
             if n in self.geometry:
                 self._lay_out_sector(n, sector_pieces)
+        self._draw_marks()
 
     def _lay_out_sector(self, n: int, pieces: list[dict]) -> None:
         geo = self.geometry[n]
@@ -928,13 +970,19 @@ class GalaxyScene(QGraphicsScene):
         # slot: they are pinned, a little smaller, to the corner of the sector's label.
         pins = [p for p in pieces if p.get("kind") in PIN_KINDS]
         groups = group_pieces([p for p in pieces if p.get("kind") not in PIN_KINDS])
-        positions = self._stack_positions(geo.slots, len(groups))
+        piles = self._piles[n] = lay_out(geo.pile_shape(), geo.slots, groups)
         if len(groups) > len(geo.slots) or any(len(g) > 1 for g in groups):
             self._crowded.add(n)
         z = Z_COUNTER
-        for group, pos in zip(groups, positions):
-            self._add_counter(group, n, pos, z)
-            z += 0.01
+        for pile in piles:
+            top = None
+            for group, pos in zip(pile.groups, pile.positions):
+                if top is not None:
+                    top.buried = True
+                top = self._add_counter(group, n, pos, z)
+                z += 0.01
+            if len(pile.groups) > 1 and top is not None:
+                self._add_badge(pile.counts(), n, top)
         for k, piece in enumerate(pins):
             item = self._add_counter([piece], n, self._pin_position(geo, k), z)
             item.setScale(PIN_SCALE)
@@ -950,7 +998,12 @@ class GalaxyScene(QGraphicsScene):
             spot = QPointF(x + dx * k, y)
             if geo.polygon.containsPoint(spot, Qt.FillRule.OddEvenFill):
                 return spot
-        return QPointF(r.center().x() + 13 * k, r.top())
+        above = QPointF(r.center().x() + 13 * k, r.top())
+        if geo.polygon.containsPoint(above, Qt.FillRule.OddEvenFill):
+            return above
+        beside = QPointF(geo.centre.x() + 6 * k, geo.centre.y())
+        inside = geo.polygon.containsPoint(beside, Qt.FillRule.OddEvenFill)
+        return beside if inside else QPointF(geo.centre)      # never over a border
 
     def _add_counter(self, group: list[dict], n: int, pos: QPointF, z: float) -> CounterItem:
         item = CounterItem(group, self._force_hues)
@@ -965,20 +1018,23 @@ class GalaxyScene(QGraphicsScene):
             self._piece_items[pid] = item
         return item
 
-    @staticmethod
-    def _stack_positions(slots: list[QPointF], count: int) -> list[QPointF]:
-        """One place per counter: the first slots in reading order; when they run out, the
-        counters are dealt onto the slots in piles, each one offset a little up and to the
-        right of the one below it, like a real stack (hover fans them all out)."""
-        if count <= len(slots):
-            return sorted(slots[:count], key=lambda p: (round(p.y() / 8), p.x()))
-        ordered = sorted(slots, key=lambda p: (round(p.y() / 8), p.x()))
-        piles = len(ordered)
-        positions = []
-        for k in range(count):
-            base, level = ordered[k % piles], k // piles
-            positions.append(QPointF(base.x() + 3.5 * level, base.y() - 3.5 * level))
-        return positions
+    def _add_badge(self, counts: dict[str, int], n: int, top: CounterItem) -> PileBadge:
+        """The count of a pile, on the top-left corner of its top counter, above the
+        counter's lettering."""
+        badge = PileBadge(counts, n)
+        self._cache(badge)
+        badge.setPos(top.pos() + QPointF(-UNIT_SIZE / 2 + 1.0, -UNIT_SIZE / 2 + 3.5))
+        badge.setZValue(Z_BADGE)
+        self.addItem(badge)
+        self._badges.append(badge)
+        return badge
+
+    def pile_badges(self) -> list[PileBadge]:
+        return list(self._badges)
+
+    def piles(self, n: int) -> list[Pile]:
+        """The spots of sector ``n`` and the counters on each, as last laid out."""
+        return list(self._piles.get(n, []))
 
     def _retire(self, items: Iterable[QGraphicsItem]) -> None:
         """Take items off the map but keep them alive until the next board: a drop handler may
@@ -1035,6 +1091,7 @@ class GalaxyScene(QGraphicsScene):
         self.clear_emphasis()
         self._emphasis = EmphasisItem(self, [int(n) for n in sectors], arrow, text)
         self.addItem(self._emphasis)
+        self.wants_visible.emit(self._emphasis.focus_rect())
 
     def clear_emphasis(self) -> None:
         if self._emphasis is not None:
@@ -1044,6 +1101,66 @@ class GalaxyScene(QGraphicsScene):
     @property
     def emphasis(self) -> EmphasisItem | None:
         return self._emphasis
+
+    # ------------------------------------------------------------------ last moves
+    def show_last_moves(self, moves: list[Move]) -> None:
+        """Mark where the units of ``moves`` came from (see marks.py); an empty list clears
+        the marks. They follow the counters through every later ``show_board``."""
+        self._moves = list(moves)
+        self._draw_marks()
+
+    @property
+    def last_moves(self) -> list[Move]:
+        return list(self._moves)
+
+    @property
+    def move_marks(self) -> MoveMarks | None:
+        return self._marks
+
+    def _draw_marks(self) -> None:
+        if self._marks is not None:
+            if self._marks.scene() is self:
+                self.removeItem(self._marks)
+            self._marks = None
+        traces = []
+        seen: set[tuple[int, int, str | None]] = set()
+        pieces = self.board.get("pieces", {}) if self.board else {}
+        for move in self._moves:
+            if move.origin not in self.geometry or move.to not in self.geometry:
+                continue
+            side = next((pieces[p].get("side") for p in move.pieces if p in pieces), None)
+            if (move.origin, move.to, side) in seen:
+                continue
+            seen.add((move.origin, move.to, side))
+            start, free = self._departure(move.origin)
+            traces.append(Trace(start, self._arrival(move), side, free))
+        if traces:
+            self._marks = MoveMarks(traces)
+            self._marks.setZValue(Z_MARKS)
+            self.addItem(self._marks)
+
+    def _slot(self, n: int) -> QPointF:
+        geo = self.geometry[n]
+        return QPointF(geo.slots[0]) if geo.slots else QPointF(geo.centre)
+
+    def _departure(self, n: int) -> tuple[QPointF, bool]:
+        """Where to outline the units that left sector ``n``: a slot no counter uses now
+        (True), else the first slot, where a counter stands (False)."""
+        geo = self.geometry[n]
+        used = {(round(p.anchor.x(), 1), round(p.anchor.y(), 1)) for p in self._piles.get(n, [])}
+        for slot in geo.slots:
+            if (round(slot.x(), 1), round(slot.y(), 1)) not in used:
+                return QPointF(slot), True
+        return self._slot(n), not used
+
+    def _arrival(self, move: Move) -> QPointF:
+        """Where the moved units are drawn now: the counter of the first one still in the
+        sector it reached, else that sector's first slot."""
+        for pid in move.pieces:
+            item = self._piece_items.get(pid)
+            if item is not None and item.sector == move.to:
+                return QPointF(item.home)
+        return self._slot(move.to)
 
     # ------------------------------------------------------------------ selection
     @property
@@ -1062,30 +1179,72 @@ class GalaxyScene(QGraphicsScene):
             self._selected = n
             self.selection_changed.emit(n)
 
+    @contextmanager
+    def without_pointer_marks(self):
+        """While inside, the map leaves out what the pointer alone put on it (the selection's
+        outline, a hover mark and its wash): for an exported picture. Everything is shown
+        again after."""
+        hidden = [self._selection] if self._selection is not None else []
+        hover = self._highlights.get("hover", {})
+        hidden.extend(hover.values())
+        hidden = [item for item in hidden if item.isVisible()]
+        for item in hidden:
+            item.setVisible(False)
+        for n in hover:
+            self._wash(n, "hover", False)
+        try:
+            yield
+        finally:
+            for item in hidden:
+                item.setVisible(True)
+            for n in hover:
+                self._wash(n, "hover", True)
+
     # ------------------------------------------------------------------ dragging
     def set_drag_rules(self, targets: Callable[[str], dict] | None,
-                       refusal: Callable[[str, int], str] | None) -> None:
+                       refusal: Callable[[str, int], str] | None,
+                       pickup_refusal: Callable[[str], str] | None = None) -> None:
         """``targets(piece_id)``: the sectors that piece may go to now (empty: it cannot be
-        picked up); ``refusal(piece_id, sector)``: why a drop there is not allowed."""
+        picked up); ``refusal(piece_id, sector)``: why a drop there is not allowed;
+        ``pickup_refusal(piece_id)``: why a counter with nowhere to go cannot be picked up
+        (said when the player tries to drag it)."""
         self._targets, self._refusal = targets, refusal
+        self._pickup_refusal = pickup_refusal
 
     def counter_pressed(self, item: CounterItem, event) -> bool:
-        """A press on a counter: take hold of it if one of its pieces may move."""
+        """A press on a counter: take hold of it if one of its pieces may move. A counter
+        that may not move is held too (a drag on it does not pan the map): dragging it only
+        says why it stays."""
         if event.button() != Qt.MouseButton.LeftButton or self._targets is None:
             return False
+        self._fan_timer.stop()
         for pid in item.piece_ids:
             targets = self._targets(pid)
             if targets:
-                self._fan_timer.stop()
                 self._drag = _Drag(item, pid, dict(targets), QPointF(event.scenePos()),
                                    QPoint(event.screenPos()))
                 event.accept()
                 return True
-        return False
+        self._drag = _Drag(item, item.piece_ids[0], {}, QPointF(event.scenePos()),
+                           QPoint(event.screenPos()), refused=True)
+        event.accept()
+        return True
+
+    def pickup_reason(self, piece_id: str) -> str:
+        """Why the counter of ``piece_id`` cannot be picked up now."""
+        reason = self._pickup_refusal(piece_id) if self._pickup_refusal else ""
+        return reason or f"{piece_id} cannot be moved now"
 
     def counter_moved(self, item: CounterItem, event) -> None:
         d = self._drag
         if d is None or d.item is not item:
+            return
+        if d.refused:
+            travelled = (QPoint(event.screenPos()) - d.press_screen).manhattanLength()
+            if not d.told and travelled >= QApplication.startDragDistance():
+                d.told = True
+                item.setCursor(Qt.CursorShape.ForbiddenCursor)
+                self.drop_refused.emit(d.piece_id, self.pickup_reason(d.piece_id))
             return
         if d.moving is None:
             travelled = (QPoint(event.screenPos()) - d.press_screen).manhattanLength()
@@ -1133,8 +1292,14 @@ class GalaxyScene(QGraphicsScene):
         if d is None or d.item is not item:
             return
         self._drag = None
+        if d.refused and d.told:                   # a refused drag: it has said why
+            item.unsetCursor()
+            return
         if d.moving is None:                       # pressed and let go: a click on its sector
-            self._click_sector(item.sector, from_fan=item.in_fan)
+            # A counter of the fan's card may be drawn over another sector: the click goes
+            # to the sector under the pointer, as if the card were not there.
+            n = self.sector_at(event.scenePos()) if item.in_fan else item.sector
+            self._click_sector(n, from_fan=item.in_fan)
             return
         for kind in ("legal", "drop", "nodrop"):
             self.clear_highlight(kind)
@@ -1247,7 +1412,7 @@ class GalaxyScene(QGraphicsScene):
             item.setZValue(Z_FAN + 1)
             self.addItem(item)
             self._fan_items.append(item)
-        for item in self._counters:
+        for item in [*self._counters, *self._badges]:
             if item.sector == n:
                 item.setVisible(False)
         self._fan_sector, self._fan_rect = n, rect
@@ -1260,7 +1425,7 @@ class GalaxyScene(QGraphicsScene):
         for item in self._fan_items:
             if item.scene() is self:
                 self.removeItem(item)
-        for item in self._counters:
+        for item in [*self._counters, *self._badges]:
             if item.sector == self._fan_sector:
                 item.setVisible(True)
         self._fan_items, self._fan_sector, self._fan_rect = [], -1, QRectF()
@@ -1300,6 +1465,8 @@ class GalaxyScene(QGraphicsScene):
             self.sector_hovered.emit(-1)
 
     def _click_sector(self, n: int, from_fan: bool = False) -> None:
+        if self._fan_sector != -1 and n != self._fan_sector:
+            self.close_fan()            # a click through the card on another sector
         self.select_sector(n)
         if n != -1:
             self.sector_clicked.emit(n)
@@ -1325,10 +1492,11 @@ class GalaxyScene(QGraphicsScene):
         on_the_spot = start is not None and event.button() == Qt.MouseButton.LeftButton and \
             (QPoint(event.screenPos()) - start).manhattanLength() < QApplication.startDragDistance()
         if on_the_spot:
+            # The fan's card takes no click: one on it, between its counters, is a click on
+            # the sector drawn under it.
             pos = event.scenePos()
-            if self._fan_sector != -1 and self._fan_rect.contains(pos):
-                return          # a click on the fan's card, between its counters
-            self._click_sector(self.sector_at(pos))
+            n = self.sector_at(pos)
+            self._click_sector(n, from_fan=n == self._fan_sector)
 
     def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Escape and self.dragging:

@@ -1,6 +1,12 @@
 """The map view: zoom (wheel about the cursor, steps, whole map), pan by dragging the empty map,
 and a signal whenever the visible area changes (for the overview).
 
+The first view (``first_view``) is the whole map when the window is large enough to read it;
+on a small screen it zooms in, about the middle of the galaxy, just enough that the map's
+smallest text reaches ``LEGIBLE_SCALE`` (Whole Map, Ctrl+0, still shows everything). The view
+also follows what the scene asks to be seen (a Chaos step's callout, ``follow``), and can
+show a banner in its top-left corner (a mode that is on, ``set_banner``).
+
 Counters handle their own drags through the scene; a press that no counter takes pans the
 map, and the scene turns a press released on the spot into a sector click. Everything is
 drawn as vectors at the current scale, so the map is sharp at every zoom; only the static sky
@@ -11,11 +17,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QWheelEvent
-from PySide6.QtWidgets import QFrame, QGraphicsView
+from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.5, 16.0      # relative to the whole-map fit
 FIT_MARGIN = 8.0                    # map units of sky round the map at the default zoom
+#: Screen pixels per map unit at which the map's smallest text can be read: sector names
+#: (9 map units) are then 6.75 pixels high and counter factors (10) 7.5. The whole map in the
+#: window of a 1366x768 screen is about 0.48: the first view zooms in to this.
+LEGIBLE_SCALE = 0.75
+FOLLOW_MARGIN = 16                  # pixels kept round a followed area
 
 
 class MapView(QGraphicsView):
@@ -40,6 +51,15 @@ class MapView(QGraphicsView):
         self.setObjectName("map-view")
         self._pan_from: QPoint | None = None
         self._fitted = True          # follow the window size until the player zooms
+        self._first = False          # ... keeping the legible first view (see first_view)
+        # On the view, not its viewport: a viewport's children scroll with the map.
+        self.banner = QLabel(self)
+        self.banner.setObjectName("map-banner")
+        self.banner.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.banner.setStyleSheet("QLabel#map-banner { background: rgba(20, 16, 4, 225); "
+                                  "color: #ffe9a8; border: 1px solid #f2c84b; "
+                                  "border-radius: 4px; padding: 4px 8px; font-weight: bold; }")
+        self.banner.hide()
         self.base_scale = 1.0        # the scale at which the whole map fits
         if scene is not None:
             self.setScene(scene)
@@ -72,6 +92,7 @@ class MapView(QGraphicsView):
         about = about if about is not None else self.viewport().rect().center()
         fixed = self.mapToScene(about)
         self._set_pan_range(zoom * self.base_scale)
+        self._first = False
         factor = zoom * self.base_scale / (self.transform().m11() or 1.0)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.scale(factor, factor)
@@ -115,11 +136,65 @@ class MapView(QGraphicsView):
         self.scale(self.base_scale, self.base_scale)
         self.centerOn(self._map_rect().center())
         self._fitted = True
+        self._first = False
         self.visible_area_changed.emit()
+
+    def first_view(self) -> None:
+        """The view a game opens with: the whole map if its text can be read there, else the
+        middle of the galaxy at ``LEGIBLE_SCALE`` (kept while the window is resized, until
+        the player zooms or pans)."""
+        if self.scene() is None:
+            return
+        fit = self._fit_scale()
+        if fit >= LEGIBLE_SCALE:
+            self.fit()
+            return
+        self.fit()
+        self.set_zoom(LEGIBLE_SCALE / fit)
+        self.centerOn(self._map_rect().center())
+        self._first = True
+        self.visible_area_changed.emit()
+
+    def follow(self, rect: QRectF) -> None:
+        """Scroll so that ``rect`` (scene units) is on screen, if it is not; an area larger
+        than the window is centred."""
+        if rect.isNull() or self.visible_area().contains(rect):
+            return
+        self._first = False
+        scale = self.transform().m11() or 1.0
+        room_x = self.viewport().width() / scale
+        room_y = self.viewport().height() / scale
+        margin = FOLLOW_MARGIN / scale
+        if rect.width() + 2 * margin > room_x or rect.height() + 2 * margin > room_y:
+            self.centerOn(rect.center())
+        else:
+            self.ensureVisible(rect, FOLLOW_MARGIN, FOLLOW_MARGIN)
+        self.visible_area_changed.emit()
+
+    def set_banner(self, text: str) -> None:
+        """Show ``text`` in the top-left corner of the map (an empty text hides it)."""
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
+        if text:
+            self.banner.adjustSize()
+            self.banner.move(self.viewport().geometry().topLeft() + QPoint(10, 10))
+            self.banner.raise_()
+
+    def setScene(self, scene) -> None:
+        old = self.scene()
+        if old is not None and hasattr(old, "wants_visible"):
+            try:
+                old.wants_visible.disconnect(self.follow)
+            except (RuntimeError, TypeError):
+                pass
+        super().setScene(scene)
+        if scene is not None and hasattr(scene, "wants_visible"):
+            scene.wants_visible.connect(self.follow)
 
     def centre_on_sector(self, n: int) -> None:
         scene = self.scene()
         if scene is not None and n in getattr(scene, "geometry", {}):
+            self._first = False
             self.centerOn(scene.sector_center(n))
             self.visible_area_changed.emit()
 
@@ -144,6 +219,7 @@ class MapView(QGraphicsView):
             point = event.position().toPoint()
             delta = point - self._pan_from
             if delta.manhattanLength():
+                self._first = False          # the player has moved the map: keep it there
                 self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
                 self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
                 self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
@@ -163,7 +239,9 @@ class MapView(QGraphicsView):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if self._fitted:
+        if self._first:
+            self.first_view()   # keep the legible first view while the window is resized
+        elif self._fitted:
             self.fit()      # keep the whole map in view while the window is resized
         else:
             self.base_scale = self._fit_scale()
