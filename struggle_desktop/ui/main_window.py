@@ -570,9 +570,9 @@ class MainWindow(GameWindow):
         if board is None or board.get("outcome") or self.playback.active:
             return {}
         piece = board["pieces"].get(piece_id)
-        if piece is None:
+        if piece is None and not piece_id.startswith("stack:"):
             return {}
-        if self.free_placement:
+        if self.free_placement and piece is not None:
             # The game decides which counters may be adjusted by hand, and where to.
             adjustments = {n: self.drop_action(piece_id, n, free=True)
                            for n in board["sectors"] if n != piece["sector"]}
@@ -594,6 +594,8 @@ class MainWindow(GameWindow):
             return "wait until the automated steps have been shown (Esc skips them)"
         if prompt is None:
             return "the game is not waiting for a move"
+        if piece_id.startswith("stack:"):
+            return f"the stack cannot move to {sector:02d} now"
         action = self.drop_action(piece_id, sector, free=self.free_placement)
         if self.free_placement:
             return self.document.check(action) or "that counter cannot be adjusted by hand"

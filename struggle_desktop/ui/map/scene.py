@@ -809,6 +809,7 @@ class _Drag:
     over: int = -1                       # the sector under the pointer
     z: float = Z_COUNTER                 # the moving counter's place in the stacking order
     refused: bool = False                # held, but it may not move: a drag only says why
+    whole: bool = False                  # the whole stack moves (Shift held at the press)
     told: bool = False                   # ... and it has been said
 
 
@@ -1218,6 +1219,16 @@ class GalaxyScene(QGraphicsScene):
         if event.button() != Qt.MouseButton.LeftButton or self._targets is None:
             return False
         self._fan_timer.stop()
+        if (event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+                and item.sector is not None and not item.in_fan):
+            # Shift: every unit of the sector that can go along, as one drag ("stack:<n>").
+            stack_id = f"stack:{item.sector}"
+            targets = self._targets(stack_id)
+            if targets:
+                self._drag = _Drag(item, stack_id, dict(targets), QPointF(event.scenePos()),
+                                   QPoint(event.screenPos()), whole=True)
+                event.accept()
+                return True
         for pid in item.piece_ids:
             targets = self._targets(pid)
             if targets:
@@ -1258,8 +1269,8 @@ class GalaxyScene(QGraphicsScene):
             self._show_drop_hint(n, d)
 
     def _start_drag(self, d: _Drag) -> None:
-        piece = self.board["pieces"][d.piece_id] if self.board else d.item.piece
-        if d.item.count > 1:
+        if d.item.count > 1 and not d.whole:
+            piece = self.board["pieces"][d.piece_id] if self.board else d.item.piece
             # A collapsed counter lends one unit to the drag and shows one fewer.
             single = CounterItem([piece], self._force_hues)
             self._cache(single)
