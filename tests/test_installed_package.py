@@ -77,6 +77,9 @@ def installed(tmp_path_factory) -> Path:
     assert "struggle_desktop/__main__.py" in names
     assert any(n.startswith("struggle_desktop/_data/scenarios/struggle/") for n in names)
     assert any(n.startswith("struggle_desktop/_data/assets/tables/struggle/") for n in names)
+    # The player's guide (Help -> How to Play) and the screenshots it shows.
+    assert "struggle_desktop/_data/docs/playing.md" in names
+    assert any(n.startswith("struggle_desktop/_data/docs/screenshots/") for n in names)
     assert not any(n.startswith(("tests/", "assets/", "scenarios/")) for n in names), \
         "only the package (with its _data) goes into the wheel"
     return site

@@ -1,7 +1,7 @@
 """Where the program's data and the user's files live.
 
-Data folders (``assets/``, ``scenarios/``) sit at the top of a source checkout; an installed
-wheel carries them as ``struggle_desktop/_data/``. User folders come from platformdirs.
+Data folders (``assets/``, ``scenarios/``, and the player's guide in ``docs/``) sit at the top
+of a source checkout; an installed wheel carries them as ``struggle_desktop/_data/``. User folders come from platformdirs.
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ def assets_dir() -> Path:
 
 def scenarios_dir() -> Path:
     return data_root() / "scenarios"
+
+
+def docs_dir() -> Path:
+    """The player's guide (``playing.md``) and its screenshots."""
+    return data_root() / "docs"
 
 
 def user_config_dir() -> Path:

@@ -197,8 +197,11 @@ class GameWindow(QMainWindow):
                                              "Put every panel back where it started")
         self.act_house_rules = self._action("&House Rules…", self.show_house_rules, "F2",
                                             "Every table and rule the project reconstructed")
-        self.act_shortcuts = self._action("&Keyboard Shortcuts…", self.show_shortcuts, "F1",
-                                          "List every command and its key")
+        self.act_guide = self._action("How to &Play…", self.show_guide, "F1",
+                                      "The player's guide: the controls and how each game "
+                                      "is played on screen")
+        self.act_shortcuts = self._action("&Keyboard Shortcuts…", self.show_shortcuts,
+                                          "Ctrl+F1", "List every command and its key")
         self.act_about = self._action("&About…", self.show_about, None, "About this program")
 
     def _build_menus(self) -> None:
@@ -223,7 +226,7 @@ class GameWindow(QMainWindow):
             m.addActions(extras)
         self.add_game_menus(bar)
         m = bar.addMenu("&Help")
-        m.addActions([self.act_house_rules, self.act_shortcuts, self.act_about])
+        m.addActions([self.act_guide, self.act_house_rules, self.act_shortcuts, self.act_about])
         self._refresh_recent_menu()
 
     def panels_menu(self, menu: QMenu) -> None:
@@ -522,6 +525,22 @@ class GameWindow(QMainWindow):
                              for s in act.shortcuts())
             rows.append((act.text().replace("&", ""), keys))
         return rows
+
+    def guide_section(self) -> str:
+        """The words that find this window's game in the guide: its title (the guide's
+        sections are "Playing <title>" or "Resolving <title>")."""
+        from struggle_desktop.games import get_game
+        return get_game(self.game_id).title
+
+    def mouse_controls(self) -> list[tuple[str, str]]:
+        """What the mouse does in this window, for the guide's controls section."""
+        from struggle_desktop.ui.dialogs.guide import MAP_CONTROLS
+        return list(MAP_CONTROLS)
+
+    def show_guide(self) -> None:
+        from struggle_desktop.ui.dialogs.guide import GuideDialog, controls_markdown
+        controls = controls_markdown(self.shortcut_rows(), self.mouse_controls())
+        GuideDialog(self, self.guide_section(), controls).exec()
 
     def show_shortcuts(self) -> None:
         text = "".join(f"<tr><td>{name}</td><td><b>{keys or '—'}</b></td></tr>"
