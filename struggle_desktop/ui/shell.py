@@ -38,7 +38,8 @@ from struggle_desktop.ui.document import (GameDocument, LoadedGame, autosave_pat
 from struggle_desktop.ui.settings import app_settings
 from struggle_desktop.ui.fit import available_geometry, fitted, resize_to_fit
 
-SAVE_FILTER = "Struggle saves (*.sgsave *.json);;All files (*)"
+#: Open takes a save of any game (the window switches to its screen).
+SAVE_FILTER = "Saved games (*.sgsave *.json);;All files (*)"
 MAX_RECENT = 8
 #: The title of the one warning a file that cannot be opened gives.
 OPEN_REFUSED = "Cannot open the game"
@@ -436,7 +437,8 @@ class GameWindow(QMainWindow):
         if self.document.session is None:
             return False
         start = str(self.document.path or Path.home() / f"{self.document.game.id}.sgsave")
-        path, _ = QFileDialog.getSaveFileName(self, self.save_caption(), start, SAVE_FILTER)
+        kind = f"{self.document.game.title} saves (*.sgsave);;All files (*)"
+        path, _ = QFileDialog.getSaveFileName(self, self.save_caption(), start, kind)
         if not path:
             return False
         if not Path(path).suffix:

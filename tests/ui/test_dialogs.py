@@ -592,3 +592,11 @@ def test_recruit_list_keeps_several_rows_and_names_units_when_built_early(qtbot,
     qtbot.waitExposed(panel)
     row = panel.tree.visualItemRect(item).height()
     assert row > 0 and panel.tree.viewport().height() >= 4 * row
+
+
+def test_house_rules_never_break_a_name_and_show_table_words_as_values(game):
+    """LEVIATHAN was once broken as "LEVIATHA N" in a narrow column, and move_toward_core read
+    as a stray word: names stay whole, and a table's own words are set as values to type."""
+    page = house_rules_html(game.catalog())
+    assert "<span style='white-space:nowrap'>LEVIATHAN</span>" in page
+    assert "<code style='white-space:nowrap'>move_toward_core</code>" in page

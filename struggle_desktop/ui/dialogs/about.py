@@ -7,7 +7,7 @@ import platform
 from importlib import metadata
 
 import PySide6
-from PySide6.QtCore import QSize, qVersion
+from PySide6.QtCore import qVersion
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout,
                                QWidget)
 
@@ -16,6 +16,7 @@ from struggle_desktop.games import ALL_GAME_IDS, REGISTRY
 from struggle_desktop.ui.screens import has_screen
 from struggle_desktop.ui.dialogs import heading, muted
 from struggle_desktop.ui.dialogs.new_game import GAME_TITLES
+from struggle_desktop.ui.fit import resize_to_fit
 
 PROGRAM = "struggle_desktop"
 DISTRIBUTION = "struggle-desktop"
@@ -76,4 +77,4 @@ class AboutDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(QSize(540, 500))
+        resize_to_fit(self, 540, 500)

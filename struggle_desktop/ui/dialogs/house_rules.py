@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit,
                                QTextBrowser, QVBoxLayout, QWidget)
@@ -23,6 +23,7 @@ from struggle_desktop.engine import untrusted
 from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.engine.paths import assets_dir, user_config_dir
 from struggle_desktop.ui.dialogs import muted
+from struggle_desktop.ui.fit import resize_to_fit
 
 #: Keys every table file has; they are shown as the section's heading, not as values.
 HEADER_KEYS = {"id", "title", "reconstructed", "rules"}
@@ -106,6 +107,12 @@ def _combat_columns(game: Any) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ rendering
+#: A table's own identifiers: marker names, rule IDs, unit codes.
+CODE_WORD = re.compile(r"[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*")
+#: A value written as words joined by underscores in the tables (an override's word).
+SNAKE_WORDS = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
+
+
 class _Page:
     """Builds the page's HTML, highlighting the search term wherever it is written."""
 
@@ -116,10 +123,17 @@ class _Page:
     def text(self, value: Any) -> str:
         raw = self.scalar(value)
         escaped = html.escape(raw)
-        if self.pattern is None:
-            return escaped
-        return self.pattern.sub(lambda m: f"<span style='background-color:{HIGHLIGHT};"
-                                f"color:black'>{m.group(0)}</span>", escaped)
+        if self.pattern is not None:
+            escaped = self.pattern.sub(lambda m: f"<span style='background-color:{HIGHLIGHT};"
+                                       f"color:black'>{m.group(0)}</span>", escaped)
+        if CODE_WORD.fullmatch(raw):
+            # A name such as LEVIATHAN or SGE-EV-IE is never broken across two lines.
+            escaped = f"<span style='white-space:nowrap'>{escaped}</span>"
+        elif SNAKE_WORDS.fullmatch(raw):
+            # A value a table override writes as it is (move_toward_core): shown as such,
+            # in the typewriter face, whole.
+            escaped = f"<code style='white-space:nowrap'>{escaped}</code>"
+        return escaped
 
     @staticmethod
     def scalar(value: Any) -> str:
@@ -347,7 +361,7 @@ class HouseRulesDialog(QDialog):
         self.search_edit.textChanged.connect(self.set_search)
         QShortcut(QKeySequence.StandardKey.Find, self, activated=self._focus_search)
         self.set_search("")
-        self.resize(QSize(960, 760))
+        resize_to_fit(self, 960, 760)
         self.search_edit.setFocus()
 
     def _focus_search(self) -> None:

@@ -14,12 +14,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.dialogs import error_label, heading, muted, sector_text, show_error
+from struggle_desktop.ui.fit import resize_to_fit
 
 ROLE = "imperial"
 RECRUITMENT = "recruitment"
@@ -438,4 +439,4 @@ class RecruitDialog(QDialog):
         layout.addWidget(self.panel)
         self.panel.finished.connect(self.accept)
         self.performed = self.panel.performed
-        self.resize(QSize(560, 540))
+        resize_to_fit(self, 560, 540)
