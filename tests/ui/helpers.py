@@ -94,3 +94,21 @@ def save_before_two_people_declare(path, seed=6):
         replay.perform(entry["role"], entry["action"])
     replay.save(path)
     return replay
+
+
+def struggle_window(qtbot, size=None):
+    """The body of a ``window`` fixture (``yield from struggle_window(qtbot)``): a shown
+    Struggle window that plays the Chaos side instantly, closed at the end of the test
+    without asking to save."""
+    from struggle_desktop.ui.main_window import MainWindow
+
+    win = MainWindow()
+    if size is not None:
+        win.resize(*size)
+    win.show()
+    qtbot.waitExposed(win)
+    win.set_speed("instant")
+    yield win
+    win.document.dirty = False
+    win.close()
+    win.deleteLater()

@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from struggle_desktop.ui.main_window import MainWindow
+from tests.ui.helpers import struggle_window
 
 
 @pytest.fixture
 def window(qtbot):
-    win = MainWindow()
-    win.show()
-    qtbot.waitExposed(win)
-    win.set_speed("instant")
-    yield win
-    win.document.dirty = False
-    win.close()
-    win.deleteLater()
+    yield from struggle_window(qtbot)
 
 
 def shown_labels(panel) -> list[str]:

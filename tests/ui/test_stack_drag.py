@@ -7,20 +7,12 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from struggle_desktop.ui.main_window import MainWindow
+from tests.ui.helpers import struggle_window
 
 
 @pytest.fixture
 def window(qtbot):
-    win = MainWindow()
-    win.resize(1600, 1000)
-    win.show()
-    qtbot.waitExposed(win)
-    win.set_speed("instant")
-    yield win
-    win.document.dirty = False
-    win.close()
-    win.deleteLater()
+    yield from struggle_window(qtbot, size=(1600, 1000))
 
 
 def shift_drag(qtbot, view, item, target_point) -> None:

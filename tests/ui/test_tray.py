@@ -14,19 +14,12 @@ from PySide6.QtWidgets import QApplication
 
 from struggle_desktop.ui.docks.eliminated import eliminations
 from struggle_desktop.ui.docks.tray import piece_mime
-from struggle_desktop.ui.main_window import MainWindow
+from tests.ui.helpers import struggle_window
 
 
 @pytest.fixture
 def window(qtbot):
-    win = MainWindow()
-    win.show()
-    qtbot.waitExposed(win)
-    win.set_speed("instant")
-    yield win
-    win.document.dirty = False
-    win.close()
-    win.deleteLater()
+    yield from struggle_window(qtbot)
 
 
 def drop_from_tray(window, piece_id: str, scene_point: QPointF) -> None:

@@ -708,23 +708,29 @@ def answer_tip(pending: dict, action: dict) -> str | None:
 
 
 # ------------------------------------------------------------------------------ Part B
+#: Chit-mug answers whose words never change.
+CHIT_FIXED_WORDS = {
+    "draw": "Draw the next chit",
+    "later": "Keep Medical Aid! for a later regular draw",
+    "none": "Nobody needs healing",
+    "lose_unit": "Lose one unit here",
+    "pdb_down": "Put the PDB down",
+}
+
+
 def chit_words(state: dict, pending: dict, action: dict) -> str:
     """A chit-mug answer in a player's words (FIG-CHIT)."""
     verb = action.get("verb")
+    if verb in CHIT_FIXED_WORDS:
+        return CHIT_FIXED_WORDS[verb]
     kind = pending.get("kind")
     groups = {g["id"]: g for g in state.get("groups", [])}
-    if verb == "draw":
-        return "Draw the next chit"
     if verb == "stop":
         g = groups.get(action["group"], {})
         return f"Stop drawing for {action['group']} ({g.get('mission', '?')})"
     if verb == "heal":
         return (f"Medical Aid!: heal one wound of {action['character']}" if kind == "chit_next"
                 else f"Heal one wound of {action['character']}")
-    if verb == "later":
-        return "Keep Medical Aid! for a later regular draw"
-    if verb == "none":
-        return "Nobody needs healing"
     if verb == "keep":
         return f"Keep chit {pending.get('chit', '')}".rstrip()
     if verb == "drama":
@@ -736,10 +742,6 @@ def chit_words(state: dict, pending: dict, action: dict) -> str:
         return f"{pending.get('group', 'The group')} ignores it ({pending.get('holder', '')})"
     if verb == "accept":
         return f"{pending.get('group', 'The group')} lets it happen"
-    if verb == "lose_unit":
-        return "Lose one unit here"
-    if verb == "pdb_down":
-        return "Put the PDB down"
     if verb == "wound":
         return f"{action['character']} takes one wound"
     return generic_words(action)
@@ -760,9 +762,26 @@ def card_words(game, state: dict, card: str) -> str:
     return f"{card} {title}".strip() + (f" ({game.describe_roll(rolled)})" if rolled else "")
 
 
+#: Events-deck answers whose words never change.
+DECK_FIXED_WORDS = {
+    "pass": "Pass: play no card",
+    "contest": "Contest the play (spend 1 General Research)",
+    "allow": "Let the play stand",
+    "prevail": "Prevail (spend 1 General Research)",
+    "yield": "Give way",
+    "ok": "OK, noted",
+    "decline": "Spend nothing",
+    "done": "Done: on to the next game turn",
+    "finish": "Finish the run after this turn",
+    "clone_used": "A clone effect was used",
+}
+
+
 def deck_words(game, state: dict, pending: dict, action: dict) -> str:
     """An events-deck answer in a player's words (FIG-EVT)."""
     verb = action.get("verb")
+    if verb in DECK_FIXED_WORDS:
+        return DECK_FIXED_WORDS[verb]
     card = action.get("card")
     kind = pending.get("kind")
     if verb == "pick":
@@ -771,23 +790,9 @@ def deck_words(game, state: dict, pending: dict, action: dict) -> str:
         return f"Play {card_words(game, state, card)}"
     if verb == "keep":
         return f"Keep {card_words(game, state, card)}"
-    if verb == "pass":
-        return "Pass: play no card"
-    if verb == "contest":
-        return "Contest the play (spend 1 General Research)"
-    if verb == "allow":
-        return "Let the play stand"
-    if verb == "prevail":
-        return "Prevail (spend 1 General Research)"
-    if verb == "yield":
-        return "Give way"
-    if verb == "ok":
-        return "OK, noted"
     if verb == "spend":
         part = f", part ({action['part']})" if action.get("part") else ""
         return f"Spend 1 General Research on {card_words(game, state, card)}{part}"
-    if verb == "decline":
-        return "Spend nothing"
     if verb == "held":
         held = action.get("possessions") or []
         return f"Held: {', '.join(held)}" if held else "None of them is held"
@@ -796,10 +801,6 @@ def deck_words(game, state: dict, pending: dict, action: dict) -> str:
     if verb == "count":
         n = action["planets"]
         return f"{n} Ancore planet{'s' if n != 1 else ''} controlled"
-    if verb == "done":
-        return "Done: on to the next game turn"
-    if verb == "finish":
-        return "Finish the run after this turn"
     if verb == "adjust":
         by = action["by"]
         name = DECK_COUNTERS.get(action["counter"], words(action["counter"]))
@@ -816,8 +817,6 @@ def deck_words(game, state: dict, pending: dict, action: dict) -> str:
                 + (f" from the {where}" if where else ""))
     if verb == "claim":
         return f"Claim the secret card of {card_words(game, state, card)}"
-    if verb == "clone_used":
-        return "A clone effect was used"
     if verb == "retire":
         return f"Retire {card_words(game, state, card)}"
     return generic_words(action)
