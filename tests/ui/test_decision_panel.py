@@ -64,3 +64,36 @@ def test_a_status_message_lasts_until_the_game_moves_on(window):
     assert window.status_text.text() == refusal
     assert window.perform({"verb": "auto_place"})
     assert window.status_text.text() != refusal
+
+
+def test_the_same_question_keeps_its_rows_and_a_second_double_click_gives_nothing_else(
+        window, qtbot):
+    """A purchase or a move asks the same question again: the answers that are gone stay a
+    turn, greyed out, where they were, so a second double-click on the same spot never
+    becomes another answer (once, two purchases on a world and a double-click bought a
+    different unit than the one under the pointer)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    assert window.new_game("struggle", "3", 1, {})
+    dock = window.decision_dock
+    rows_before = [dock.choices.item(r).text() for r in range(dock.choices.count())]
+    row = next(r for r in range(dock.choices.count())
+               if dock.choices.item(r).data(Qt.ItemDataRole.UserRole)["verb"] == "place")
+    item = dock.choices.item(row)
+    dock.choices.scrollToItem(item)
+    point = dock.choices.visualItemRect(item).center()
+    placed = item.data(Qt.ItemDataRole.UserRole)
+
+    def double_click():
+        viewport, left = dock.choices.viewport(), Qt.MouseButton.LeftButton
+        QTest.mouseClick(viewport, left, pos=point)
+        QTest.mouseDClick(viewport, left, pos=point)
+
+    double_click()
+    assert window.document.session.actions[-1]["action"] == placed
+    assert dock.choices.item(row).text() == rows_before[row]        # nothing slid up
+    assert not dock.choices.item(row).flags() & Qt.ItemFlag.ItemIsEnabled
+    actions = len(window.document.session.actions)
+    double_click()
+    assert len(window.document.session.actions) == actions           # the greyed row: nothing

@@ -10,11 +10,18 @@ a filter that hides every answer says so, with a link that clears it.
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.docks.base import DockPanel
+
+def action_key(action: dict) -> str:
+    """An action's identity in the list: its canonical JSON."""
+    return json.dumps(action, sort_keys=True)
+
 
 #: Verbs shown first: the ones that end a step or answer yes/no.
 PROMINENT_VERBS = ("done", "auto_place", "pay")
@@ -32,6 +39,7 @@ class DecisionDock(DockPanel):
 
     def create_widget(self) -> QWidget:
         self._question: tuple | None = None    # the prompt the list shows answers to
+        self._asked: tuple | None = None       # its kind and role: the same question again?
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -77,7 +85,9 @@ class DecisionDock(DockPanel):
     def update_widget(self) -> None:
         board = self.document.board
         prompt = board.get("prompt") if board else None
-        self.choices.clear()
+        if prompt is None:
+            self.choices.clear()
+            self._asked = None
         if board is None:
             self.prompt_label.setText("No game is open.")
             self.rule_label.clear()
@@ -100,19 +110,53 @@ class DecisionDock(DockPanel):
             self.rule_label.setText(f"Rule {prompt['rule']}" if prompt.get("rule") else "")
             ordered = sorted(prompt["actions"], key=lambda a: (
                 a["action"]["verb"] not in PROMINENT_VERBS, a["map"]))
-            for entry in ordered:
-                item = QListWidgetItem(entry["label"])
-                item.setData(Qt.ItemDataRole.UserRole, entry["action"])
-                tip = entry.get("tip") or ""
-                if entry["map"]:
-                    tip = f"{tip}\n\nYou can also do this on the map" if tip else (
-                        "You can also do this on the map")
-                item.setToolTip(tip or entry["label"])
-                self.choices.addItem(item)
+            asked = (prompt.get("kind"), prompt.get("role"))
+            self._fill(ordered, keep_rows=asked == self._asked)
+            self._asked = asked
         self._apply_filter(self.filter.text())
-        enabled = self.choices.count() > 0
+        enabled = any(self.choices.item(r).flags() & Qt.ItemFlag.ItemIsEnabled
+                      for r in range(self.choices.count()))
         self.do_button.setEnabled(enabled)
         self.hint_button.setEnabled(enabled)
+
+    def _fill(self, entries: list[dict], keep_rows: bool) -> None:
+        """List ``entries``. The same question asked again (another purchase, another move)
+        keeps its rows in place: an answer no longer possible stays one turn, greyed out,
+        where it was, so the rows never slide under the pointer and a second double-click
+        never gives another answer than the one under it; new answers go at the end."""
+        if not keep_rows:
+            self.choices.clear()
+            for entry in entries:
+                self.choices.addItem(self._dress(QListWidgetItem(), entry))
+            return
+        by_key = {action_key(e["action"]): e for e in entries}
+        current = self.choices.currentItem()
+        for row in reversed(range(self.choices.count())):
+            item = self.choices.item(row)
+            entry = by_key.pop(action_key(item.data(Qt.ItemDataRole.UserRole)), None)
+            if entry is not None:
+                self._dress(item, entry)
+            elif item.flags() & Qt.ItemFlag.ItemIsEnabled:
+                item.setFlags(Qt.ItemFlag.NoItemFlags)        # gone: greyed, for one turn
+                item.setToolTip("No longer possible")
+                if item is current:
+                    self.choices.setCurrentItem(None)
+            else:
+                self.choices.takeItem(row)                    # gone a turn ago: removed
+        for entry in by_key.values():
+            self.choices.addItem(self._dress(QListWidgetItem(), entry))
+
+    @staticmethod
+    def _dress(item: QListWidgetItem, entry: dict) -> QListWidgetItem:
+        item.setText(entry["label"])
+        item.setData(Qt.ItemDataRole.UserRole, entry["action"])
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        tip = entry.get("tip") or ""
+        if entry["map"]:
+            tip = f"{tip}\n\nYou can also do this on the map" if tip else (
+                "You can also do this on the map")
+        item.setToolTip(tip or entry["label"])
+        return item
 
     # ------------------------------------------------------------------ helpers
     def _apply_filter(self, text: str) -> None:
@@ -132,13 +176,16 @@ class DecisionDock(DockPanel):
             self.hidden_note.hide()
 
     def _activated(self, item: QListWidgetItem) -> None:
-        self.action_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
+        if item.flags() & Qt.ItemFlag.ItemIsEnabled:
+            self.action_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
     def _do_selected(self) -> None:
         item = self.choices.currentItem()
-        if item is None or item.isHidden():
+        usable = Qt.ItemFlag.ItemIsEnabled
+        if item is None or item.isHidden() or not item.flags() & usable:
             visible = [self.choices.item(r) for r in range(self.choices.count())
-                       if not self.choices.item(r).isHidden()]
+                       if not self.choices.item(r).isHidden()
+                       and self.choices.item(r).flags() & usable]
             if len(visible) != 1:
                 self.document.message.emit("Pick one of the choices first")
                 return
