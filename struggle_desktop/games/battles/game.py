@@ -21,6 +21,7 @@ from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.battles import combat, turn  # noqa: F401 (they register procedures)
+from struggle_desktop.games.battles.turn import chit_refusal
 from struggle_desktop.games.battles.context import Ctx
 from struggle_desktop.games.battles.data import BattlesData, default_data, other
 from struggle_desktop.games.battles.registry import PROCEDURES, RULES
@@ -156,6 +157,12 @@ class BattlesGame(FlowGame):
     # ------------------------------------------------------------------ for the window
     def wrong_role_reason(self, pending: dict, role: str) -> str:
         return f"it is {pending['role'].capitalize()}'s decision, not {str(role).capitalize()}'s"
+
+    def refusal(self, ctx, pending: dict, action: dict) -> str:
+        """Why a chit cannot be played now, in the rules' terms; other answers as the base."""
+        if action.get("verb") != "play":
+            return super().refusal(ctx, pending, action)
+        return chit_refusal(ctx, pending, action) or super().refusal(ctx, pending, action)
 
     def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
         from struggle_desktop.games.battles.view import visible_log

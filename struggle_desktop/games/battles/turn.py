@@ -488,6 +488,32 @@ def legal_action(ctx: Ctx, p: dict) -> list[dict]:
     return actions
 
 
+def chit_refusal(ctx: Ctx, pending: dict, action: dict) -> str | None:
+    """Why ``action``, a chit play, is not among the legal actions, when a rule says why
+    (for the window's refusal); None when no rule below explains it."""
+    chit, side = action.get("chit"), pending["role"]
+    if pending["kind"] != "action":       # BFG-ACT-3: a chit is played as an action
+        return f"chits are played as an action of the Actions phase, not now ({pending['text']})"
+    if pending.get("forced_resolve"):
+        return "a region must be resolved now: no chit may be played"
+    if chit not in ctx.hand(side):
+        return f"{chit} is not in your hand"
+    kind, regions = chit_type(chit), ctx.unresolved()
+    if kind == "Tactical":                 # BFG-CHIT-12, BFG-CHIT-13
+        where = ("one of your fleets in an unresolved region that is not a World Ship and "
+                 "carries no Tactical chit yet")
+        if not tactical_targets(ctx, side):
+            return f"{chit} goes on {where}: you have no such fleet now"
+        if action.get("fleet") not in tactical_targets(ctx, side):
+            return f"{chit} goes on {where}, and {action.get('fleet')} is not one"
+    if kind == "Move" and len(regions) < 2:
+        return f"{chit} moves fleets between two unresolved regions: fewer are left"
+    if kind == "Illumination" and action.get("effect") == "th" \
+            and not ctx.fleets_where(side, "supply"):     # BFG-CHIT-17
+        return f"{chit} brings Trans-humans from your supply, and it holds none"
+    return None
+
+
 def tactical_targets(ctx: Ctx, side: str) -> list[str]:
     """BFG-CHIT-12, BFG-CHIT-13: own fleets on the map in unresolved regions, not a WS, not already
     carrying a chit."""
