@@ -30,18 +30,10 @@ from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QFileDialog, QLin
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.document import Frame, GameDocument, is_autosave
 from struggle_desktop.ui.fit import available_geometry
+from struggle_desktop.ui.map.marks import sector_number
 from struggle_desktop.ui.shell import GameWindow
 #: Milliseconds between two shown steps at "fast" speed.
 FAST_STEP_MS = 450
-
-
-def sector_of_ref(ref: str) -> int | None:
-    if isinstance(ref, str) and ref.startswith("sector:"):
-        try:
-            return int(ref.split(":", 1)[1])
-        except ValueError:
-            return None
-    return None
 
 
 def map_target_of(entry: dict, board: dict) -> tuple[list[int], tuple[int, int] | None] | None:
@@ -467,7 +459,7 @@ class MainWindow(GameWindow):
             self.dice_dock.show_entries(entries[:frame.board["log_size"] - start])
         self.scene.show_board(frame.board)
         self._show_last_moves(frame.board)
-        refs = [sector_of_ref(r) for r in frame.entry.get("refs", [])]
+        refs = [sector_number(r) for r in frame.entry.get("refs", [])]
         sectors = [n for n in refs if n is not None]
         arrow = (sectors[0], sectors[1]) if frame.entry["kind"] == "move" and len(sectors) >= 2 else None
         self.scene.emphasize(sectors, arrow=arrow, text=frame.entry["text"])
@@ -684,13 +676,13 @@ class MainWindow(GameWindow):
     def _ref_hovered(self, ref: str) -> None:
         if self.scene is None:
             return
-        n = sector_of_ref(ref) or self._sector_of_piece(ref)
+        n = sector_number(ref) or self._sector_of_piece(ref)
         self.scene.clear_highlight("hover")
         if n is not None:
             self.scene.highlight([n], "hover")
 
     def _ref_activated(self, ref: str) -> None:
-        n = sector_of_ref(ref) or self._sector_of_piece(ref)
+        n = sector_number(ref) or self._sector_of_piece(ref)
         if n is not None and self.scene is not None:
             self.view.centre_on_sector(n)
             self.scene.select_sector(n)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QGraphicsView, QLabel, QListView, QListWidget, QListWidgetItem,
-                               QVBoxLayout, QWidget)
+                               QWidget)
 
 from struggle_desktop.ui.battles.scene import deployment_note, unplaced_fleets
 from struggle_desktop.ui.docks.base import DockPanel
@@ -69,11 +69,8 @@ class HandDock(DockPanel):
         self.play = play
 
     def create_widget(self) -> QWidget:
-        box = QWidget()
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(6, 6, 6, 6)
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
+        box, layout = self.column()
+        self.caption = self.wrapped_label()
         self.chits = QListWidget()
         self.chits.setObjectName("hand-list")
         # Each chit's line says what it does, wrapped rather than cut at the panel's edge.

@@ -15,7 +15,7 @@ scrolls) instead of stretching the window beyond the screen.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 
 class DockPanel(QDockWidget):
@@ -72,6 +72,22 @@ class DockPanel(QDockWidget):
             self.update_widget()
 
     # ------------------------------------------------------------ for subclasses
+    @staticmethod
+    def column() -> tuple[QWidget, QVBoxLayout]:
+        """A panel's usual body: a widget whose layout stacks its parts, with the panels'
+        margins."""
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 6, 6, 6)
+        return box, layout
+
+    @staticmethod
+    def wrapped_label(text: str = "") -> QLabel:
+        """A label whose text wraps to the panel's width."""
+        label = QLabel(text)
+        label.setWordWrap(True)
+        return label
+
     def create_widget(self) -> QWidget:
         raise NotImplementedError
 

@@ -9,7 +9,7 @@ a row centres the map on the sector where the counter fell (``sector_activated``
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
 from struggle_desktop.ui.docks.base import DockPanel
 
@@ -47,11 +47,8 @@ class EliminatedDock(DockPanel):
     sector_activated = Signal(int)
 
     def create_widget(self) -> QWidget:
-        box = QWidget()
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(6, 6, 6, 6)
-        self.heading = QLabel()
-        self.heading.setWordWrap(True)
+        box, layout = self.column()
+        self.heading = self.wrapped_label()
         self.list = QListWidget()
         self.list.setAlternatingRowColors(True)
         self.list.itemActivated.connect(self._activated)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, QPointF, QSize, Qt
 from PySide6.QtGui import QDrag, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
 
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.map.counters import paint_piece
@@ -76,11 +76,8 @@ class TrayDock(DockPanel):
     default_area = Qt.DockWidgetArea.RightDockWidgetArea
 
     def create_widget(self) -> QWidget:
-        box = QWidget()
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(6, 6, 6, 6)
-        self.heading = QLabel()
-        self.heading.setWordWrap(True)
+        box, layout = self.column()
+        self.heading = self.wrapped_label()
         self.list = TrayList()
         layout.addWidget(self.heading)
         layout.addWidget(self.list, 1)

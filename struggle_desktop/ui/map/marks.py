@@ -43,6 +43,7 @@ class Move:
 
 
 def sector_number(ref) -> int | None:
+    """The sector a log reference names (``"sector:17"`` -> 17), else None."""
     if isinstance(ref, str) and ref.startswith("sector:"):
         try:
             return int(ref.split(":", 1)[1])

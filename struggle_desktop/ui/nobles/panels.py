@@ -289,14 +289,10 @@ class RecruitDock(DockPanel):
         self.note_text = ""
 
     def create_widget(self) -> QWidget:
-        box = QWidget()
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(6, 6, 6, 6)
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
-        self.note = QLabel()
+        box, layout = self.column()
+        self.caption = self.wrapped_label()
+        self.note = self.wrapped_label()
         self.note.setObjectName("nobles-recruit-note")
-        self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #8a5a00")
         self.list = QListWidget()
         self.list.setObjectName("nobles-recruit")
