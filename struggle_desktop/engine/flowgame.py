@@ -3,11 +3,12 @@ check the legal actions of the waiting prompt, apply a checked action as its ans
 through the automated steps, digest a position, and hand the window's reads to the game's
 presentation module.
 
-A game module subclasses :class:`FlowGame` and sets ``rules`` (its ``RulesRegistry``) and
+A game module subclasses :class:`FlowGame` and sets ``rules`` (its ``RulesRegistry``),
 ``presentation`` (the dotted name of its presentation module: ``map_layout``, ``board``,
-``describe_action``, ``log_entries`` and optionally ``preview``, imported on first use so the command line never loads
-it); it provides ``context(state, **generator)`` (its flow Context; the keyword, such as
-``rng`` or ``dice``, lets tests script the dice) and ``data`` (its ``GameData``). The words of
+``describe_action``, ``log_entries`` and optionally ``preview``, imported on first use so the
+command line never loads it), ``invariants_module`` and ``catalog_module``, and ``load_data``
+(what gives its tables, ``data``); it provides ``context(state, **generator)`` (its flow
+Context; the keyword, such as ``rng`` or ``dice``, lets tests script the dice). The words of
 a refusal can be changed by overriding :meth:`game_over_reason`, :meth:`wrong_role_reason`
 and :meth:`refusal` (or by registering ``@rules.explain`` checks that give their own).
 
