@@ -232,7 +232,8 @@ def test_what_a_save_says_reaches_the_terminal_escaped(save_file, tmp_path):
 def test_help_and_version_exit_0(capsys):
     assert run(capsys, "--help")[0] == 0
     code, out, _ = run(capsys, "--version")
-    assert code == 0 and out.startswith("struggle-desktop ")
+    from struggle_desktop import __version__
+    assert code == 0 and out.strip() == f"struggle-desktop {__version__}"
 
 
 # ------------------------------------------------------------------------------ the GUI path

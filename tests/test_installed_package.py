@@ -82,6 +82,12 @@ def installed(tmp_path_factory) -> Path:
     assert any(n.startswith("struggle_desktop/_data/docs/screenshots/") for n in names)
     assert not any(n.startswith(("tests/", "assets/", "scenarios/")) for n in names), \
         "only the package (with its _data) goes into the wheel"
+    # The version is written once, in struggle_desktop/__init__.py: the wheel's name and its
+    # metadata carry that one.
+    from struggle_desktop import __version__
+    assert Path(wheels[0]).name.startswith(f"struggle_desktop-{__version__}-")
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    assert f"\nVersion: {__version__}\n" in (site / metadata).read_text(encoding="utf-8")
     return site
 
 
@@ -132,3 +138,13 @@ def test_simulate_from_the_installed_package(installed, workdir):
     assert summary["digest"] == json.loads(checkout.stdout)["digest"], \
         "the installed program plays the very same games as the checkout"
     assert list(cwd.iterdir()) == []
+
+
+def test_the_version_is_written_in_one_place():
+    """pyproject.toml takes the version from struggle_desktop/__init__.py: no second copy to
+    forget when a release is made."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["hatch"]["version"]["path"] == "struggle_desktop/__init__.py"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import platform
-from importlib import metadata
 
 import PySide6
 from PySide6.QtCore import qVersion
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout,
                                QWidget)
 
+from struggle_desktop import __version__
 from struggle_desktop.engine.paths import assets_dir
 from struggle_desktop.games import ALL_GAME_IDS, REGISTRY
 from struggle_desktop.ui.screens import has_screen
@@ -19,16 +19,13 @@ from struggle_desktop.ui.dialogs.new_game import GAME_TITLES
 from struggle_desktop.ui.fit import resize_to_fit
 
 PROGRAM = "struggle_desktop"
-DISTRIBUTION = "struggle-desktop"
 FONT_LICENCE = "fonts/DejaVu-LICENSE.txt"
 
 
 def program_version() -> str:
-    """The installed version, or a plain note when running from a source checkout."""
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return "development copy (not installed)"
+    """The program's version: written once, in ``struggle_desktop/__init__.py``, which the
+    package's metadata, ``--version`` and this box all read."""
+    return __version__
 
 
 def game_status(game_id: str) -> str:
