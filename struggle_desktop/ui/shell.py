@@ -521,11 +521,14 @@ class GameWindow(QMainWindow):
         HouseRulesDialog(game, self).exec()
 
     def shortcut_rows(self) -> list[tuple[str, str]]:
+        """Every command and its keys, by the command's name: Undo and Redo without the
+        action their menu entry names at the moment."""
+        fixed = {self.act_undo: "Undo", self.act_redo: "Redo"}
         rows = []
         for act in self.main_actions():
             keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
                              for s in act.shortcuts())
-            rows.append((act.text().replace("&", ""), keys))
+            rows.append((fixed.get(act) or act.text().replace("&", ""), keys))
         return rows
 
     def guide_section(self) -> str:

@@ -70,3 +70,26 @@ def test_the_struggle_section_walks_through_a_turn():
     assert "### A turn of Struggle step by step" in struggle
     for phase in ("Chaos Events", "Imperial Recruitment", "Imperial Movement", "Imperial Combat"):
         assert phase in struggle
+
+
+def test_the_controls_name_undo_without_the_action_it_would_take_back(opened):
+    win, _ = opened("struggle")
+    assert win.new_game("struggle", "3", 1, {})
+    win.perform({"verb": "auto_place"})
+    assert win.act_undo.text() != "&Undo"          # the menu names the action...
+    names = [name for name, _ in win.shortcut_rows()]
+    assert "Undo" in names and "Redo" in names       # ...the list of commands does not
+    assert not any(name.startswith("Undo ") for name in names)
+
+
+def test_a_guide_that_is_not_a_readable_file_is_refused_in_one_line(qtbot, tmp_path,
+                                                                    monkeypatch):
+    """The guide is read through the one checked loader: a folder in its place (or a pipe,
+    or a huge file) gives one short line instead of an error."""
+    import struggle_desktop.ui.dialogs.guide as guide
+    (tmp_path / "playing.md").mkdir()
+    monkeypatch.setattr(guide, "docs_dir", lambda: tmp_path)
+    dialog = GuideDialog(None, "")
+    qtbot.addWidget(dialog)
+    text = dialog.page.toPlainText()
+    assert text.startswith("The guide cannot be shown") and "is a folder" in text

@@ -17,6 +17,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QListWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
+from struggle_desktop.engine import untrusted
+from struggle_desktop.engine.errors import StruggleError, one_line
 from struggle_desktop.engine.paths import docs_dir
 from struggle_desktop.ui.fit import resize_to_fit
 
@@ -33,8 +35,18 @@ MAP_CONTROLS = [
 ]
 
 
+#: The guide is a few dozen kilobytes; anything much larger is not the guide.
+GUIDE_LIMIT = 1024 * 1024
+
+
 def guide_path() -> Path:
     return docs_dir() / GUIDE_NAME
+
+
+def read_guide() -> str:
+    """The guide's text, read like every file the program reads (engine/untrusted.py):
+    a regular file, of a sane size."""
+    return untrusted.read_bytes(guide_path(), GUIDE_LIMIT, what="guide").decode("utf-8")
 
 
 def sections(text: str) -> list[tuple[str, str]]:
@@ -77,13 +89,15 @@ class GuideDialog(QDialog):
         self.setWindowTitle("How to Play")
         self.setObjectName("guide-dialog")
         try:
-            text = guide_path().read_text(encoding="utf-8")
-        except OSError as exc:
-            text = f"## The guide is missing\n\nIt should be at `{guide_path()}` ({exc.strerror})."
+            text = read_guide()
+        except (StruggleError, UnicodeDecodeError) as exc:
+            text = f"## The guide cannot be shown\n\n{one_line(str(exc))}"
         self.parts = sections(text) + ([(CONTROLS_TITLE, controls)] if controls else [])
         self.index = QListWidget()
         self.index.addItems([title for title, _ in self.parts])
-        self.index.setMaximumWidth(260)
+        # As wide as the longest title (within reason), so no title is cut.
+        self.index.setFixedWidth(min(380, self.index.sizeHintForColumn(0)
+                                     + 2 * self.index.frameWidth() + 12))
         self.page = QTextBrowser()
         self.page.setOpenExternalLinks(True)
         self.page.setSearchPaths([str(guide_path().parent)])

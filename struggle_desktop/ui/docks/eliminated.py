@@ -51,6 +51,7 @@ class EliminatedDock(DockPanel):
         self.heading = self.wrapped_label()
         self.list = QListWidget()
         self.list.setAlternatingRowColors(True)
+        self.list.setWordWrap(True)            # each row whole: the box is narrow
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         layout.addWidget(self.heading)
