@@ -258,6 +258,10 @@ class MainWindow(GameWindow):
         else:
             self.resizeDocks([self.turn_dock, self.ci_dock, self.resources_dock], [28, 36, 30],
                              Qt.Orientation.Vertical)
+            # Panels scroll rather than ask for height: give each of the right column's
+            # groups its share, or the first would take nearly all of it.
+            self.resizeDocks([self.decision_dock, self.stack_dock, self.cup_dock], [40, 24, 36],
+                             Qt.Orientation.Vertical)
         self.addDockWidget(bottom, self.log_dock)
         self.addDockWidget(bottom, self.dice_dock)
         self.splitDockWidget(self.log_dock, self.dice_dock, Qt.Orientation.Horizontal)
@@ -399,9 +403,10 @@ class MainWindow(GameWindow):
         self._setting_up = setting_up
 
     # ---- pieces dragged from the tray ---------------------------------------------------
-    def tray_targets(self, piece_id: str) -> dict[int, list[dict]]:
-        """Where a piece waiting in the tray may be dropped: sector -> the answers a drop
-        there may give (several for a leader: one per unit of the sector)."""
+    def drop_entries(self, piece_id: str) -> dict[int, list[dict]]:
+        """Where a piece may be dropped: sector -> the prompt's answers whose ``drop`` names
+        the piece and that sector (several for a leader from the tray: one per unit of the
+        sector). A counter on the map, a whole stack and a piece in the tray alike."""
         board = self.document.board
         prompt = board.get("prompt") if board else None
         if prompt is None or self.playback.active:
@@ -416,11 +421,11 @@ class MainWindow(GameWindow):
     def tray_dropped(self, piece_id: str, sector: int, onto: list[str]) -> None:
         """A piece from the tray dropped on ``sector``, over the counters ``onto``: perform
         the answer the drop gives, or say why there is none."""
-        entries = self.tray_targets(piece_id).get(sector, [])
+        entries = self.drop_entries(piece_id).get(sector, [])
         if len(entries) > 1:      # a leader: the unit it was dropped on, else the first one
             entries = [e for e in entries if e["drop"].get("onto") in onto] or entries[:1]
         if not entries:
-            where = sorted(self.tray_targets(piece_id))
+            where = sorted(self.drop_entries(piece_id))
             why = ("it has nowhere to go now" if not where else
                    f"it may go to {', '.join(f'{n:02d}' for n in where[:8])}"
                    + ("…" if len(where) > 8 else ""))
@@ -562,18 +567,13 @@ class MainWindow(GameWindow):
         if board is None or board.get("outcome") or self.playback.active:
             return {}
         piece = board["pieces"].get(piece_id)
-        if piece is None and not piece_id.startswith("stack:"):
-            return {}
         if self.free_placement and piece is not None:
             # The game decides which counters may be adjusted by hand, and where to.
             adjustments = {n: self.drop_action(piece_id, n, free=True)
                            for n in board["sectors"] if n != piece["sector"]}
             return {n: action for n, action in adjustments.items()
                     if action is not None and self.document.check(action) is None}
-        prompt = board.get("prompt")
-        return {entry["drop"]["sector"]: entry["action"]
-                for entry in (prompt["actions"] if prompt else ())
-                if entry.get("drop", {}).get("piece") == piece_id}
+        return {n: entries[0]["action"] for n, entries in self.drop_entries(piece_id).items()}
 
     def drop_action(self, piece_id: str, sector: int, free: bool = False) -> dict | None:
         state = self.document.state

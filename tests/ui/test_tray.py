@@ -51,7 +51,7 @@ def test_a_unit_dragged_from_the_tray_is_placed_where_it_is_dropped(window):
     assert window.new_game("struggle", "3", 1, {})
     board = window.document.board
     unit = next(p["id"] for p in board["tray"] if p["kind"] == "unit")
-    targets = window.tray_targets(unit)
+    targets = window.drop_entries(unit)
     sector = sorted(targets)[0]
     drop_from_tray(window, unit, window.scene.sector_center(sector))
     after = window.document.board
@@ -63,7 +63,7 @@ def test_a_leader_goes_onto_the_unit_it_is_dropped_on_and_nexus_markers_onto_sys
     assert window.new_game("struggle", "3", 1, {})
     board = window.document.board
     units = [p["id"] for p in board["tray"] if p["kind"] == "unit"]
-    sector = sorted(window.tray_targets(units[0]))[0]
+    sector = sorted(window.drop_entries(units[0]))[0]
     for uid in units[:2]:
         drop_from_tray(window, uid, window.scene.sector_center(sector))
     leader = next(p["id"] for p in window.document.board["tray"] if p["kind"] == "leader")
@@ -71,7 +71,7 @@ def test_a_leader_goes_onto_the_unit_it_is_dropped_on_and_nexus_markers_onto_sys
     drop_from_tray(window, leader, item.sceneBoundingRect().center())
     led = [uid for uid, u in window.document.state["units"].items() if u["leader"]]
     assert len(led) == 1 and led[0] in item.piece_ids      # a unit of the counter dropped on
-    nexus_sectors = sorted(window.tray_targets("nexus"))
+    nexus_sectors = sorted(window.drop_entries("nexus"))
     drop_from_tray(window, "nexus", window.scene.sector_center(nexus_sectors[0]))
     assert nexus_sectors[0] in window.document.state["nexus"]
 
@@ -80,7 +80,7 @@ def test_a_drop_where_the_piece_cannot_go_says_why(window):
     assert window.new_game("struggle", "3", 1, {})
     board = window.document.board
     unit = next(p["id"] for p in board["tray"] if p["kind"] == "unit")
-    allowed = window.tray_targets(unit)
+    allowed = window.drop_entries(unit)
     refused = next(n for n in sorted(board["sectors"]) if n not in allowed)
     drop_from_tray(window, unit, window.scene.sector_center(refused))
     assert window.document.board["pieces"].get(unit) is None

@@ -129,7 +129,7 @@ class TrayDropTarget(QObject):
             self._piece = bytes(event.mimeData().data(PIECE_MIME)).decode("utf-8")
             scene = self.view.scene()
             if scene is not None:
-                scene.highlight(self.window.tray_targets(self._piece))
+                scene.highlight(self.window.drop_entries(self._piece))
             event.acceptProposedAction()
             return True
         if self._piece is None:
