@@ -62,6 +62,18 @@ def test_round_trip(tmp_path):
     assert loaded["format"] == saves.FORMAT and loaded["format_version"] == saves.FORMAT_VERSION
 
 
+def test_a_save_begins_with_the_bytes_that_identify_it(tmp_path):
+    """The MIME type's magic match (packaging/linux) recognises a save by its first bytes,
+    whatever the keys sort to; the rest of the file is the same JSON, keys sorted."""
+    path = tmp_path / "game.sgsave"
+    doc = document(actions=[{"role": "imperial", "action": {"verb": "x", "a": 1}}])
+    saves.write_atomic(path, doc)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(saves.SAVE_MAGIC + ',"format_version":1,')
+    assert json.loads(text) == doc
+    assert '{"a":1,"verb":"x"}' in text
+
+
 def test_atomic_write_leaves_no_temporary_file(tmp_path):
     path = tmp_path / "sub" / "game.json"
     saves.write_atomic(path, document())
