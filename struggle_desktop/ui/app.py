@@ -32,19 +32,25 @@ import time
 from pathlib import Path
 
 AUTOPILOT_VARIABLE = "STRUGGLE_DESKTOP_AUTOPILOT"
+#: The name of the program's menu entry and icon (packaging/linux): the desktop ties the window
+#: to them by it (Wayland's app id).
+DESKTOP_ID = "io.github.struggledesktop.StruggleDesktop"
 DEFAULT_RENDER_SIZE = (1600, 1000)
 
 
 def make_application():
-    """The one QApplication, with the bundled fonts and the program's names."""
-    from PySide6.QtGui import QFont
+    """The one QApplication, with the bundled fonts, the program's names and its icon."""
+    from PySide6.QtGui import QFont, QIcon
     from PySide6.QtWidgets import QApplication
 
+    from struggle_desktop.engine.paths import assets_dir
     from struggle_desktop.ui.map.render import ensure_fonts
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("struggle_desktop")
     app.setApplicationDisplayName("Struggle for the Galactic Empire")
+    app.setDesktopFileName(DESKTOP_ID)
+    app.setWindowIcon(QIcon(str(assets_dir() / "icons" / "struggle-desktop.svg")))
     ensure_fonts()
     app.setFont(QFont("DejaVu Sans", 10))
     return app

@@ -1,0 +1,15 @@
+"""The bundles' entry point: the same program as the ``struggle-desktop`` command.
+
+PyInstaller freezes this file into the bundle's executable. ``freeze_support`` lets the worker
+processes of ``simulate --jobs J`` start from the frozen executable on the platforms that spawn
+them (Windows, macOS); on Linux it does nothing.
+"""
+
+import multiprocessing
+import sys
+
+from struggle_desktop.cli import main
+
+if __name__ == "__main__":
+    multiprocessing.freeze_support()
+    sys.exit(main())
