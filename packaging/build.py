@@ -75,7 +75,7 @@ def linux_tarball(dist: Path) -> Path:
         info.uname = info.gname = ""
         return info
 
-    with tarfile.open(tarball, "w:gz") as archive:
+    with tarfile.open(tarball, "w:gz", compresslevel=6) as archive:
         archive.add(dist / "struggle-desktop", f"{name}/struggle-desktop", filter=clean)
         for script in ("install.sh", "uninstall.sh"):
             archive.add(linux / script, f"{name}/{script}", filter=clean)

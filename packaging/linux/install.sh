@@ -80,7 +80,7 @@ for entry in "$app_id.desktop" "$app_id.Open.desktop"; do
 done
 put "$here/share/metainfo/$app_id.metainfo.xml" "$data_home/metainfo/$app_id.metainfo.xml"
 put "$here/share/mime/packages/$app_id.xml" "$data_home/mime/packages/$app_id.xml"
-(cd "$here/share/icons" && find . -type f) | while read -r icon; do
+(cd "$here/share/icons" && find . -type f | sed "s|^\./||") | while read -r icon; do
     put "$here/share/icons/$icon" "$data_home/icons/$icon"
 done
 

@@ -1,0 +1,307 @@
+"""The self-contained Linux bundle, as a player without Python gets it.
+
+The module builds the bundle and its tarball from this checkout with the one build command
+(``packaging/build.py``), unpacks the tarball, runs ``install.sh`` into a scratch home folder
+and then uses the installed program from a folder of its own, with an environment that names
+no Python: ``PATH`` holds the system's tools less every ``python*``/``pip*``, and no
+``PYTHONPATH``, ``PYTHONHOME`` or ``STRUGGLE_DESKTOP_HOME`` is set. It checks that
+
+* the window starts under a virtual screen (Xvfb), plays a few steps by autopilot and saves,
+  and the running process maps no file of the Python that built it;
+* ``verify``, ``render`` and ``simulate`` work, and ``simulate`` gives the digest the
+  installed package gives;
+* the hidden menu entry's command line opens a save (what a double-click runs);
+* the program writes only to the per-user folders, never into its own folder, which is
+  mounted read-only for the runs where the machine allows it (a mount namespace);
+* ``uninstall.sh`` removes what ``install.sh`` listed and keeps the player's files.
+
+Building takes about 40 s on a 2-core machine. Without PyInstaller or Xvfb the module is
+skipped, except where ``CI`` is set (``.ci/run`` installs both): there it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import struggle_desktop
+
+ROOT = Path(__file__).resolve().parents[2]
+APP_ID = "io.github.struggledesktop.StruggleDesktop"
+SAVE_START = '{"format":"struggle-desktop-save"'
+#: Commands that are, or start, a Python: none may be on the bundle's PATH.
+PYTHON_NAMES = re.compile(r"^(python|pip|pydoc|idle|2to3|pyenv|pytest|hatch)")
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="the Linux bundle is built on Linux only")]
+
+
+def missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} (CI installs it)")
+    pytest.skip(what)
+
+
+@dataclass
+class Installation:
+    home: Path
+    program: Path          # ~/.local/bin/struggle-desktop, the link install.sh makes
+    folder: Path           # ~/.local/lib/struggle-desktop, the bundle
+    elsewhere: Path        # the folder the program is run from
+    env: dict[str, str]
+    read_only: bool        # whether runs see the bundle's folder mounted read-only
+
+    def command(self, args: list[str]) -> list[str]:
+        """``args`` run with the bundle's folder read-only where a mount namespace is allowed."""
+        if not self.read_only:
+            return args
+        folder = shlex.quote(str(self.folder))
+        return ["unshare", "--mount", "--", "/bin/sh", "-c",
+                f"mount --bind -o ro {folder} {folder} && exec \"$@\"", "sh", *args]
+
+    def run(self, *args: str, extra_env: dict | None = None, timeout: float = 180):
+        return subprocess.run(self.command([str(self.program), *args]), cwd=self.elsewhere,
+                              env={**self.env, **(extra_env or {})}, capture_output=True,
+                              text=True, timeout=timeout)
+
+
+def path_without_python(folder: Path) -> str:
+    """A folder of links to the system's commands, less every Python: the bundle's PATH."""
+    folder.mkdir()
+    for system in ("/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"):
+        if not os.path.isdir(system):
+            continue
+        for name in os.listdir(system):
+            target = folder / name
+            if PYTHON_NAMES.match(name) or target.exists() or target.is_symlink():
+                continue
+            target.symlink_to(os.path.join(system, name))
+    assert shutil.which("python3", path=str(folder)) is None
+    return str(folder)
+
+
+def read_only_mounts_work(probe: Path) -> bool:
+    """Whether this machine lets the test mount a folder read-only in a namespace of its own."""
+    probe.mkdir()
+    done = subprocess.run(
+        ["unshare", "--mount", "--", "/bin/sh", "-c",
+         f"mount --bind -o ro {probe} {probe} && ! touch {probe}/x"],
+        capture_output=True) if shutil.which("unshare") else None
+    return done is not None and done.returncode == 0 and not (probe / "x").exists()
+
+
+def listing(folder: Path) -> dict[str, tuple]:
+    """Every file and folder under ``folder`` with its size, time and mode."""
+    out = {}
+    for path in [folder, *folder.rglob("*")]:
+        info = path.lstat()
+        out[str(path.relative_to(folder))] = (info.st_size, info.st_mtime_ns, info.st_mode)
+    return out
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Installation:
+    try:
+        import PyInstaller  # noqa: F401
+    except ImportError:
+        missing("PyInstaller is not installed")
+    root = tmp_path_factory.mktemp("bundle")
+    built = subprocess.run([sys.executable, str(ROOT / "packaging" / "build.py"),
+                            "--dist", str(root / "dist"), "--work", str(root / "work")],
+                           capture_output=True, text=True, timeout=900)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    tarballs = list((root / "dist").glob("struggle-desktop-*-linux-*.tar.gz"))
+    assert [t.name.split("-")[2] for t in tarballs] == [struggle_desktop.__version__]
+    with tarfile.open(tarballs[0]) as archive:
+        archive.extractall(root / "unpacked", filter="tar")
+    shutil.rmtree(root / "dist" / "struggle-desktop")   # the installed copy is the one used
+    shutil.rmtree(root / "work")
+    (unpacked,) = (root / "unpacked").iterdir()
+
+    home, elsewhere = root / "home", root / "elsewhere"
+    home.mkdir()
+    elsewhere.mkdir()
+    env = {"HOME": str(home), "PATH": path_without_python(root / "tools"), "LANG": "C.UTF-8"}
+    done = subprocess.run(["/bin/sh", str(unpacked / "install.sh")], cwd=elsewhere, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    folder = home / ".local" / "lib" / "struggle-desktop"
+    program = home / ".local" / "bin" / "struggle-desktop"
+    assert program.resolve() == (folder / "struggle-desktop").resolve()
+    return Installation(home, program, folder, elsewhere, env,
+                        read_only_mounts_work(root / "probe"))
+
+
+@pytest.fixture(scope="module")
+def untouched(installed):
+    """The bundle's folder as installed, to compare with after every run."""
+    return listing(installed.folder)
+
+
+@pytest.fixture(scope="module")
+def virtual_screen():
+    if shutil.which("Xvfb") is None:
+        missing("Xvfb is not installed")
+    for number in range(121, 160):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            break
+    server = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1366x768x24", "-nolisten",
+                               "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if Path(f"/tmp/.X11-unix/X{number}").exists():
+            break
+        time.sleep(0.05)
+    yield f":{number}"
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def wait_for(path: Path, process: subprocess.Popen, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert process.poll() is None, process.communicate()[1][-3000:]
+        assert time.monotonic() < deadline, f"{path.name} did not appear"
+        time.sleep(0.05)
+
+
+def python_files_mapped(pid: int) -> list[str]:
+    """The files of the Python that runs these tests (its installation and this checkout's
+    sources) that process ``pid`` has mapped: none, for a self-contained program."""
+    theirs = tuple(str(Path(p).resolve()) + "/" for p in
+                   {sys.prefix, sys.base_prefix, sys.exec_prefix, str(ROOT)})
+    mapped = set()
+    for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and fields[5].startswith("/"):
+            mapped.add(fields[5])
+    return sorted(path for path in mapped if path.startswith(theirs))
+
+
+# ------------------------------------------------------------------------------------- tests
+def test_the_bundle_names_this_version(installed):
+    done = installed.run("--version")
+    assert (done.returncode, done.stdout.strip()) == (0, f"struggle-desktop "
+                                                         f"{struggle_desktop.__version__}")
+
+
+def test_the_window_plays_and_saves_with_no_python(installed, untouched, virtual_screen):
+    save, ready, go_on = (installed.elsewhere / name for name in
+                          ("first.sgsave", "ready.json", "go-on"))
+    env = {**installed.env, "DISPLAY": virtual_screen,
+           "STRUGGLE_DESKTOP_AUTOPILOT": f"steps=4;save={save};mark={ready};await={go_on};quit"}
+    process = subprocess.Popen(
+        installed.command([str(installed.program), "play", "--game", "struggle", "--scenario",
+                           "3", "--seed", "4"]),
+        cwd=installed.elsewhere, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        wait_for(ready, process)
+        maps = Path(f"/proc/{process.pid}/maps").read_text()
+        assert f"{installed.folder.resolve()}/_internal/libpython3" in maps
+        assert python_files_mapped(process.pid) == []
+        go_on.touch()
+        _out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err[-3000:]
+    assert "Traceback" not in err
+    assert save.read_text(encoding="utf-8").startswith(SAVE_START)
+    assert listing(installed.folder) == untouched
+
+
+def test_the_commands_work_from_another_folder(installed, untouched, virtual_screen):
+    save = installed.elsewhere / "first.sgsave"
+    if not save.exists():
+        pytest.skip("needs the save the window test writes")
+    verified = installed.run("verify", str(save), "--json")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert json.loads(verified.stdout)["actions"] == 4
+
+    picture = installed.elsewhere / "map.png"
+    drawn = installed.run("render", str(save), "--out", str(picture), "--size", "800x500")
+    assert drawn.returncode == 0, drawn.stderr
+    from PySide6.QtGui import QImage
+    image = QImage(str(picture))
+    assert (image.width(), image.height()) == (800, 500)
+
+    arguments = ["simulate", "--game", "struggle", "--scenario", "1", "--games", "4",
+                 "--seed", "3", "--jobs", "2", "--json"]
+    bundled = installed.run(*arguments)
+    assert bundled.returncode == 0, bundled.stderr
+    result = json.loads(bundled.stdout)
+    assert (result["completed"], result["errors"]) == (4, 0)
+    here = subprocess.run([sys.executable, "-m", "struggle_desktop", *arguments], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert json.loads(here.stdout)["digest"] == result["digest"]
+
+    refused = installed.run("verify", str(installed.elsewhere / "no-such.sgsave"))
+    assert refused.returncode == 2 and refused.stderr.startswith("error:")
+    assert "Traceback" not in refused.stderr
+    assert listing(installed.folder) == untouched
+
+
+def test_a_double_click_on_a_save_opens_it(installed, untouched, virtual_screen):
+    """What a file manager runs for a save: the hidden entry's Exec line with the file."""
+    save = installed.elsewhere / "first.sgsave"
+    if not save.exists():
+        pytest.skip("needs the save the window test writes")
+    entry = installed.home / ".local/share/applications" / f"{APP_ID}.Open.desktop"
+    (exec_line,) = [line.split("=", 1)[1] for line in entry.read_text().splitlines()
+                    if line.startswith("Exec=")]
+    # The entry names the installed program by its full path (no PATH needed) and nothing of
+    # this checkout.
+    words = [str(save) if word == "%f" else word for word in shlex.split(exec_line)]
+    assert Path(words[0]) == installed.folder / "struggle-desktop"
+    texts = installed.elsewhere / "texts.json"
+    done = subprocess.run(installed.command(words), cwd=installed.elsewhere,
+                          env={**installed.env, "DISPLAY": virtual_screen,
+                               "STRUGGLE_DESKTOP_AUTOPILOT": f"texts={texts};quit"},
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "first.sgsave" in json.loads(texts.read_text())["title"]
+    assert listing(installed.folder) == untouched
+
+
+def test_it_writes_only_to_the_per_user_folders(installed, untouched):
+    """After the runs above: the bundle's folder is as installed, and everything the program
+    wrote in the home folder is in its per-user folders (settings, autosaves, caches)."""
+    assert listing(installed.folder) == untouched
+    manifest = set((installed.folder / "installed-files.txt").read_text().split())
+    allowed = [installed.home / ".config" / "struggle_desktop",
+               installed.home / ".local" / "share" / "struggle_desktop",
+               installed.home / ".cache",                      # the program's and fontconfig's
+               # the desktop's databases, which install.sh brings up to date
+               installed.home / ".local" / "share" / "mime",
+               installed.home / ".local" / "share" / "applications" / "mimeinfo.cache",
+               installed.home / ".local" / "share" / "icons" / "hicolor" / "icon-theme.cache",
+               installed.folder]
+    strays = [path for path in installed.home.rglob("*")
+              if path.is_file() and str(path) not in manifest
+              and not any(path == a or a in path.parents for a in allowed)]
+    assert strays == []
+    assert list((installed.home / ".local" / "share" / "struggle_desktop").rglob("autosave*"))
+
+
+def test_uninstall_removes_what_install_put_and_keeps_the_games(installed):
+    manifest = (installed.folder / "installed-files.txt").read_text().split()
+    autosaves = list((installed.home / ".local/share/struggle_desktop").rglob("autosave*"))
+    done = subprocess.run(["/bin/sh", str(installed.folder / "uninstall.sh")],
+                          cwd=installed.elsewhere, env=installed.env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not installed.folder.exists()
+    assert [path for path in manifest if os.path.lexists(path)] == []
+    assert autosaves and all(path.exists() for path in autosaves)
