@@ -21,6 +21,46 @@ import posixpath
 import re
 from pathlib import Path
 
+#: The program's desktop identity, the same on every system (the Linux files carry it in
+#: their names; ``ui/app.DESKTOP_ID`` is the window's copy).
+APP_ID = "io.github.struggledesktop.StruggleDesktop"
+APP_NAME = "struggle_desktop"
+#: Saved games: what the Linux MIME type (packaging/linux), the macOS document type and a
+#: Windows file association describe.
+SAVE_EXTENSION = "sgsave"
+SAVE_MIME_TYPE = "application/x-struggle-desktop-save"
+SAVE_TYPE_NAME = "struggle_desktop saved game"
+
+
+def macos_info_plist(version: str) -> dict:
+    """The Info.plist entries of the macOS app beyond PyInstaller's own: the version, and the
+    saved-game document type, exported as a type of its own (conforming to JSON), so that the
+    Finder opens a double-clicked save in the program (it arrives as a FileOpen event, which
+    ``ui/app.listen_for_opened_files`` handles)."""
+    return {
+        "CFBundleName": APP_NAME,
+        "CFBundleDisplayName": APP_NAME,
+        "CFBundleShortVersionString": version,
+        "CFBundleVersion": version,
+        "NSHighResolutionCapable": True,
+        "CFBundleDocumentTypes": [{
+            "CFBundleTypeName": SAVE_TYPE_NAME,
+            "CFBundleTypeRole": "Editor",
+            "LSHandlerRank": "Owner",
+            "LSItemContentTypes": [f"{APP_ID}.save"],
+        }],
+        "UTExportedTypeDeclarations": [{
+            "UTTypeIdentifier": f"{APP_ID}.save",
+            "UTTypeDescription": SAVE_TYPE_NAME,
+            "UTTypeConformsTo": ["public.json", "public.data"],
+            "UTTypeTagSpecification": {
+                "public.filename-extension": [SAVE_EXTENSION],
+                "public.mime-type": [SAVE_MIME_TYPE],
+            },
+        }],
+    }
+
+
 #: Qt plugins by folder: the file stems the program uses (``None``: every plugin of the folder).
 #: - platforms: xcb (X11), wayland, offscreen (``render`` and the tests); the Windows and macOS
 #:   platform plugins for those bundles;
@@ -76,6 +116,30 @@ def keep_entry(destination: str, plugins: dict[str, set[str] | None]) -> bool:
     wanted = plugins[folder]
     stem = match["name"].split(".")[0]
     return wanted is None or stem in wanted
+
+
+def analysis_arguments(root: Path) -> dict:
+    """What every spec asks PyInstaller's ``Analysis`` for: the same program on each system.
+    Every module of the program goes in, since screens, dialogs and games are imported by name
+    at run time; ``optimize=0`` keeps asserts and docstrings, as in the program the tests ran."""
+    from PyInstaller.utils.hooks import collect_submodules
+
+    return {
+        "scripts": [str(root / "packaging" / "entry.py")],
+        "pathex": [str(root)],
+        "datas": data_folders(root),
+        "hiddenimports": collect_submodules("struggle_desktop") + ["PySide6.QtSvg"],
+        "excludes": EXCLUDED_MODULES,
+        "noarchive": False,
+        "optimize": 0,
+    }
+
+
+def without_unused_qt_files(analysis) -> None:
+    """Drop from a finished ``Analysis`` the Qt plugins and translations ``keep_entry`` turns
+    away."""
+    analysis.binaries = [entry for entry in analysis.binaries if keep_entry(entry[0], QT_PLUGINS)]
+    analysis.datas = [entry for entry in analysis.datas if keep_entry(entry[0], QT_PLUGINS)]
 
 
 def data_folders(root: Path) -> list[tuple[str, str]]:

@@ -1,4 +1,5 @@
-"""Render the program's icon to the PNG sizes a Linux desktop looks for.
+"""Render the program's icon to the PNG sizes a Linux desktop looks for, and to the icon files
+of the Windows and macOS bundles.
 
 The master icon is ``assets/icons/struggle-desktop.svg`` (the window uses it too). Desktops
 find an application's icon by its ID in the hicolor icon theme; this script writes
@@ -9,6 +10,10 @@ for N in 16 24 32 48 64 128 256 512, each rendered by Qt's own SVG renderer onto
 image with antialiasing, and copies the SVG unchanged to
 
     packaging/linux/icons/hicolor/scalable/apps/io.github.struggledesktop.StruggleDesktop.svg
+
+It also writes ``packaging/windows/struggle-desktop.ico`` (16 to 256 px) and
+``packaging/macos/struggle-desktop.icns`` (16 to 1024 px), both holding PNG images, which every
+Windows since Vista and every macOS since 10.7 read.
 
 The outputs are kept in the repository: run the script again after changing the SVG
 
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import sys
 from pathlib import Path
 
@@ -30,6 +36,12 @@ MASTER = ROOT / "assets" / "icons" / "struggle-desktop.svg"
 APP_ID = "io.github.struggledesktop.StruggleDesktop"
 THEME = ROOT / "packaging" / "linux" / "icons" / "hicolor"
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+WINDOWS_ICON = ROOT / "packaging" / "windows" / "struggle-desktop.ico"
+MACOS_ICON = ROOT / "packaging" / "macos" / "struggle-desktop.icns"
+ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
+#: The ICNS element types that hold a PNG of a given size (Apple's "icns" format).
+ICNS_TYPES = ((b"icp4", 16), (b"icp5", 32), (b"icp6", 64), (b"ic07", 128), (b"ic08", 256),
+              (b"ic09", 512), (b"ic10", 1024))
 
 
 def png_path(size: int) -> Path:
@@ -58,6 +70,39 @@ def render(renderer, size: int):
     return image.convertToFormat(QImage.Format.Format_ARGB32)
 
 
+def png_bytes(image) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    buffer.close()
+    return bytes(data)
+
+
+def ico_file(pngs: dict[int, bytes]) -> bytes:
+    """A Windows icon holding one PNG per size: a 6-byte header, a 16-byte entry per image
+    (a width or height of 0 means 256), then the images."""
+    header = struct.pack("<HHH", 0, 1, len(pngs))
+    offset = len(header) + 16 * len(pngs)
+    entries, images = b"", b""
+    for size, png in sorted(pngs.items()):
+        side = 0 if size >= 256 else size
+        entries += struct.pack("<BBBBHHII", side, side, 0, 0, 1, 32, len(png), offset)
+        images += png
+        offset += len(png)
+    return header + entries + images
+
+
+def icns_file(pngs: dict[int, bytes]) -> bytes:
+    """A macOS icon: ``icns`` and the total length, then per image its type, its length with
+    this 8-byte element header, and the PNG (all lengths big-endian)."""
+    elements = b"".join(kind + struct.pack(">I", 8 + len(pngs[size])) + pngs[size]
+                        for kind, size in ICNS_TYPES)
+    return b"icns" + struct.pack(">I", 8 + len(elements)) + elements
+
+
 def main() -> int:
     # No window is shown: Qt's offscreen platform is enough to paint, with or without a display.
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -81,6 +126,13 @@ def main() -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(MASTER, target)
     print(target.relative_to(ROOT))
+    pngs = {size: png_bytes(render(renderer, size))
+            for size in sorted(set(ICO_SIZES) | {size for _kind, size in ICNS_TYPES})}
+    for target, content in ((WINDOWS_ICON, ico_file({s: pngs[s] for s in ICO_SIZES})),
+                            (MACOS_ICON, icns_file(pngs))):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        print(target.relative_to(ROOT))
     del app
     return 0
 

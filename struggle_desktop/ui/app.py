@@ -76,6 +76,7 @@ def main(args) -> int:
     # and Open switch screens when the player picks another game.
     window = window_class(getattr(args, "game_id", None) or "struggle")(settings=settings)
     mark_running(settings)
+    listen_for_opened_files(app)
     window.show()
     command = getattr(args, "command", None)
     if command == "play":
@@ -91,6 +92,41 @@ def main(args) -> int:
     if script:
         QTimer.singleShot(300, lambda: run_autopilot(window, script))
     return app.exec()
+
+
+def listen_for_opened_files(app) -> None:
+    """Open the saves the system hands to the running program. On macOS a save double-clicked
+    in the Finder (or dropped on the Dock icon) arrives as a FileOpen event, not on the command
+    line; it opens in the window in front, as File > Open would."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class FileOpenListener(QObject):
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() != QEvent.Type.FileOpen:
+                return False
+            window = front_window()
+            if window is not None and event.file():
+                window.open_file(event.file())
+            return True
+
+    if app.findChild(QObject, "file-open-listener") is None:
+        listener = FileOpenListener(app)     # the application keeps it
+        listener.setObjectName("file-open-listener")
+        app.installEventFilter(listener)
+
+
+def front_window():
+    """The game window the player is using: the active one, else any shown one."""
+    from PySide6.QtWidgets import QApplication
+
+    from struggle_desktop.ui.shell import GameWindow
+
+    active = QApplication.activeWindow()
+    if isinstance(active, GameWindow) and active.isVisible():
+        return active
+    shown = [w for w in QApplication.topLevelWidgets()
+             if isinstance(w, GameWindow) and w.isVisible()]
+    return shown[0] if shown else None
 
 
 def open_checked(window, args) -> None:

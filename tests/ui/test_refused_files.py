@@ -331,3 +331,26 @@ def test_open_at_start_up_shows_the_session_the_command_line_checked(dialogs, tm
         shown = started()[0].document
         assert shown.path == path and len(shown.session.actions) == 1 and not shown.dirty
         assert dialogs["warning"] == []
+
+
+def test_a_save_the_system_hands_over_opens_in_the_window(playing, dialogs, tmp_path):
+    """macOS gives a save double-clicked in the Finder to the running program as a FileOpen
+    event: it opens like File > Open (here a Battles save, in the Battles window), and a bad
+    one is refused the same way."""
+    from PySide6.QtGui import QFileOpenEvent
+
+    from struggle_desktop.ui.app import front_window, listen_for_opened_files
+
+    app = QApplication.instance()
+    listen_for_opened_files(app)
+    listen_for_opened_files(app)                        # a second call adds nothing
+    before = picture(playing)
+    QApplication.sendEvent(app, QFileOpenEvent(str(_fifo(tmp_path))))
+    assert_refused_once(dialogs, playing, before)
+
+    playing.document.dirty = False                     # (no "save first?" question)
+    path = write(tmp_path / "battles.sgsave", BATTLES_SAVE.read_text())
+    QApplication.sendEvent(app, QFileOpenEvent(str(path)))
+    shown = front_window()
+    assert shown is not playing and shown.document.game.id == "battles"
+    assert "battles.sgsave" in shown.windowTitle()
