@@ -121,7 +121,9 @@ def keep_entry(destination: str, plugins: dict[str, set[str] | None]) -> bool:
 def analysis_arguments(root: Path) -> dict:
     """What every spec asks PyInstaller's ``Analysis`` for: the same program on each system.
     Every module of the program goes in, since screens, dialogs and games are imported by name
-    at run time; ``optimize=0`` keeps asserts and docstrings, as in the program the tests ran."""
+    at run time; ``optimize=0`` keeps asserts and docstrings, as in the program the tests ran.
+    ``noarchive`` keeps the compiled modules as files instead of one compressed archive: 9 MiB
+    more, and a warm start 0.15 s faster (0.36 s against 0.51 s, benchmarks/bench_bundle_start.py)."""
     from PyInstaller.utils.hooks import collect_submodules
 
     return {
@@ -130,7 +132,7 @@ def analysis_arguments(root: Path) -> dict:
         "datas": data_folders(root),
         "hiddenimports": collect_submodules("struggle_desktop") + ["PySide6.QtSvg"],
         "excludes": EXCLUDED_MODULES,
-        "noarchive": False,
+        "noarchive": True,
         "optimize": 0,
     }
 
