@@ -431,7 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         command: Callable[[argparse.Namespace], int] = args.func
-        return command(args)
+        code = command(args)
+        sys.stdout.flush()      # a reader that went away shows here, not at exit
+        return code
     except UsageError as exc:
         return fail(str(exc))
     except StruggleError as exc:

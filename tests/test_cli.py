@@ -492,3 +492,19 @@ def test_verify_a_tampered_digest_and_snapshot(capsys, save_file, tmp_path):
     report = json.loads(out)
     assert code == 1 and report["snapshot_matches"] is False
     assert "stored position" in report["message"]
+
+
+def test_a_reader_that_stops_early_gets_no_complaint(monkeypatch):
+    """``struggle-desktop catalog --game struggle | head -1``: when the reader has gone by the
+    time the program's last output leaves its buffer, the program ends quietly (Python used to
+    print "Exception ignored ... BrokenPipeError" when it flushed at exit). Here the whole
+    output waits in a large buffer in front of a pipe nobody reads any more."""
+    from struggle_desktop import cli
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    stream = open(write_end, "w", buffering=1 << 20, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert cli.main(["catalog", "--game", "struggle"]) == cli.EXIT_OK
+    stream.flush()              # what Python does at exit: nothing is left to fail
+    stream.close()
