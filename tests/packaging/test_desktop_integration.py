@@ -162,14 +162,21 @@ def test_the_newest_release_is_this_version():
     assert newest.get("version") == struggle_desktop.__version__
 
 
-def test_the_screenshots_are_the_programs():
+def test_the_screenshots_are_the_programs(qapp):
+    from PySide6.QtGui import QImage
+
     screenshots = metainfo().findall("screenshots/screenshot")
     assert [s.get("type") for s in screenshots].count("default") == 1
     for screenshot in screenshots:
         assert (screenshot.findtext("caption") or "").strip()
-        url = screenshot.findtext("image").strip()
+        image = screenshot.find("image")
+        url = image.text.strip()
         assert url.startswith(SCREENSHOT_URL), url
-        assert (SCREENSHOTS / url.removeprefix(SCREENSHOT_URL)).is_file(), url
+        picture = QImage(str(SCREENSHOTS / url.removeprefix(SCREENSHOT_URL)))
+        assert not picture.isNull(), url
+        # The sizes the metainfo declares are the pictures' own (software centres lay out by them).
+        assert (image.get("width"), image.get("height")) == (str(picture.width()),
+                                                             str(picture.height())), url
 
 
 def test_the_metainfo_names_the_other_files():
