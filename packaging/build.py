@@ -19,6 +19,7 @@ those were written from PyInstaller's documentation and have not been built by t
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import platform
 import re
 import shutil
@@ -45,9 +46,7 @@ def version() -> str:
 
 
 def run_pyinstaller(spec: Path, dist: Path, work: Path) -> None:
-    try:
-        import PyInstaller  # noqa: F401  (only to give a clear message when it is missing)
-    except ImportError:
+    if importlib.util.find_spec("PyInstaller") is None:
         raise SystemExit('error: PyInstaller is not installed (python3 -m pip install ".[test]")')
     subprocess.run([sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
                     "--distpath", str(dist), "--workpath", str(work), str(spec)],

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.virtual_screen import virtual_screen as start_virtual_screen
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -23,18 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def virtual_screen():
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed")
-    for number in range(91, 120):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            break
-    server = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        if Path(f"/tmp/.X11-unix/X{number}").exists():
-            break
-        time.sleep(0.05)
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
+    with start_virtual_screen("1920x1200", 91) as display:
+        yield display
 
 
 def play_and_check(virtual_screen, tmp_path, game: str, scenario: str, steps: int,

@@ -21,6 +21,7 @@ skipped, except where ``CI`` is set (``.ci/run`` installs both): there it fails.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -36,6 +37,7 @@ from pathlib import Path
 import pytest
 
 import struggle_desktop
+from tests.virtual_screen import virtual_screen as start_virtual_screen
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_ID = "io.github.struggledesktop.StruggleDesktop"
@@ -113,9 +115,7 @@ def listing(folder: Path) -> dict[str, tuple]:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Installation:
-    try:
-        import PyInstaller  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("PyInstaller") is None:
         missing("PyInstaller is not installed")
     root = tmp_path_factory.mktemp("bundle")
     built = subprocess.run([sys.executable, str(ROOT / "packaging" / "build.py"),
@@ -154,18 +154,8 @@ def untouched(installed):
 def virtual_screen():
     if shutil.which("Xvfb") is None:
         missing("Xvfb is not installed")
-    for number in range(121, 160):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            break
-    server = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1366x768x24", "-nolisten",
-                               "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        if Path(f"/tmp/.X11-unix/X{number}").exists():
-            break
-        time.sleep(0.05)
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
+    with start_virtual_screen("1366x768", 121) as display:
+        yield display
 
 
 def wait_for(path: Path, process: subprocess.Popen, seconds: float = 120) -> None:
