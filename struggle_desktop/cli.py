@@ -10,7 +10,10 @@ the command names, the JSON fields and the exit codes::
                               [--jobs J] [--log-dir DIR] [--json]
     struggle-desktop catalog --game G [--json]
     struggle-desktop verify FILE [--json]
-    struggle-desktop render (--game G --scenario S [--seed N] | FILE) --out FILE.png [--size WxH]
+    struggle-desktop render (--game G --scenario S [--seed N] | FILE [--at K]) --out FILE.png
+                            [--size WxH]
+    struggle-desktop forecast FILE --games N [--seed N] [--jobs J] [--json]
+    struggle-desktop branch FILE --at K --out NEW
 
 Exit codes: 0 success; 1 a simulated game failed, or ``verify`` found that the save does not
 replay; 2 bad input (unknown game, scenario or option, a bad value, an unreadable, damaged or
@@ -35,7 +38,8 @@ from typing import Any, Callable, NoReturn, TextIO
 
 from struggle_desktop import __version__
 from struggle_desktop import games as games_registry
-from struggle_desktop.engine import saves, untrusted
+from struggle_desktop import forecast as forecasting
+from struggle_desktop.engine import saves, timeline, untrusted
 from struggle_desktop.engine.errors import (BadOption, SaveError, StruggleError, excerpt, one_line,
                                             printable)
 from struggle_desktop.engine.session import Session, refusal
@@ -120,6 +124,12 @@ def read_save(path: str) -> tuple[dict, Any]:
     return document, game
 
 
+def load_save(path: str) -> Session:
+    """A save read, replayed and checked (SaveError or BadOption on a bad file)."""
+    document, game = read_save(path)
+    return Session.from_document(game, document)[0]
+
+
 def parse_size(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not match:
@@ -188,7 +198,13 @@ def cmd_open(args: argparse.Namespace) -> int:
 def cmd_render(args: argparse.Namespace) -> int:
     if args.file and (args.game or args.scenario or args.seed is not None):
         raise BadOption("render takes either a save FILE or --game/--scenario, not both")
-    if args.file:
+    if args.at is not None and not args.file:
+        raise BadOption("--at K needs a save FILE: it draws that game after its first K actions")
+    if args.file and args.at is not None:
+        session = load_save(args.file)
+        args.loaded = timeline.branch(session, args.at)
+        game = session.game
+    elif args.file:
         _, game = read_save(args.file)
     else:
         if not (args.game and args.scenario):
@@ -200,6 +216,54 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise BadOption(f"--out must name a .png file, not {args.out!r}")
     args.size = parse_size(args.size) if args.size else None
     return launch_gui(args)
+
+
+def cmd_forecast(args: argparse.Namespace) -> int:
+    session = load_save(args.file)
+    start = forecasting.start_from(session)
+    progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    on_results = (lambda futures: progress(len(futures), args.games)) if progress else None
+    summary = forecasting.forecast(start, args.games, args.seed, jobs=args.jobs,
+                                   on_results=on_results)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_forecast(summary))
+    return EXIT_OK if summary["errors"] == 0 else EXIT_FAILED
+
+
+def format_forecast(s: dict) -> str:
+    """The human form of a forecast summary: the outcomes with their 95 % intervals, then the
+    middle of the main tracks turn by turn."""
+    lines = [f"{s['game']} scenario {s['scenario']}: {s['games']} games played on from action "
+             f"{s['from_action']} (turn {s['from_turn']}) by the program's player "
+             f"({s['policy']}), seed {s['seed']}; {s['seconds']:g} s"]
+    for result, share in sorted(s["shares"].items(), key=lambda kv: -kv[1]["share"]):
+        lines.append(f"  {result:<24} {100 * share['share']:5.1f} %   "
+                     f"(95 %: {100 * share['low']:.1f}-{100 * share['high']:.1f} %)")
+    if s["errors"]:
+        lines.append(f"  errors: {s['errors']}")
+    for row in s["turns"]:
+        middle = ", ".join(f"{name} {figures['p50']:g} [{figures['p10']:g}-{figures['p90']:g}]"
+                           for name, figures in list(row["tracks"].items())[:6])
+        lines.append(f"  turn {row['turn']}: {middle}")
+    lines.append(f"digest {s['digest']}")
+    return "\n".join(lines)
+
+
+def cmd_branch(args: argparse.Namespace) -> int:
+    source, target = Path(args.file), Path(args.out)
+    if target.exists() and target.resolve() == source.resolve():
+        raise BadOption("--out must name a new file: branch never changes FILE")
+    session = load_save(args.file)
+    branched = timeline.branch(session, args.at)
+    try:
+        branched.save(target)
+    except OSError as exc:
+        raise BadOption(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    print(f"{printable(str(target))}: the game of {printable(str(source))} after "
+          f"{args.at} of its {len(session.actions)} actions")
+    return EXIT_OK
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -418,9 +482,28 @@ def build_parser() -> Parser:
     p.add_argument("file", nargs="?", metavar="FILE", help="a save file")
     _add_game_arguments(p, required=False)
     p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--at", type=int, default=None, metavar="K",
+                   help="draw the saved game after its first K actions")
     p.add_argument("--out", required=True, metavar="FILE.png")
     p.add_argument("--size", default=None, metavar="WxH")
     p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser(
+        "forecast", help="play a saved game to its end many times: the odds from here",
+        epilog="Every side is played by the game's program player; the seed drives the "
+               "future dice only.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
+    p.add_argument("--seed", type=int, default=1, metavar="N", help="seed (default 1)")
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_forecast)
+
+    p = sub.add_parser("branch", help="save a game as it was after its first K actions")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--at", type=int, required=True, metavar="K", help="actions to keep")
+    p.add_argument("--out", required=True, metavar="NEW", help="the new save file")
+    p.set_defaults(func=cmd_branch)
 
     parser.set_defaults(func=cmd_gui)
     return parser

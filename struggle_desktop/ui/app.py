@@ -326,7 +326,10 @@ def render_command(args) -> int:
     make_application()
     document = GameDocument(autosave=False)
     document.watch = False
-    if args.file:
+    loaded = getattr(args, "loaded", None)
+    if loaded is not None:          # render FILE --at K: the command line replayed it
+        document.install_session(loaded, Path(args.file))
+    elif args.file:
         document.open(args.file)
     else:
         document.new_game(args.game, args.scenario, args.seed if args.seed is not None else 1, {})

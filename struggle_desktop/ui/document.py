@@ -292,10 +292,15 @@ class GameDocument(QObject):
 
     def install_loaded(self, loaded: LoadedGame) -> str:
         """Make the game of ``loaded`` (``load_file``) the open one; returns the status line."""
-        self._install(loaded.game, loaded.session, loaded.path)
-        self.dirty = False
-        self.changed.emit()
+        self.install_session(loaded.session, loaded.path)
         return loaded.note
+
+    def install_session(self, session: Session, path: Path | None = None,
+                        dirty: bool = False) -> None:
+        """Make ``session`` the open game, kept in ``path`` (None: not saved yet)."""
+        self._install(session.game, session, path)
+        self.dirty = dirty
+        self.changed.emit()
 
     def _install(self, game: Any, session: Session, path: Path | None) -> None:
         if game is not self.game:

@@ -1,0 +1,148 @@
+"""Every position of a game, from its set-up to its last action: rewind and branch.
+
+A ``Timeline`` replays a game's actions once and keeps a copy of the state every
+``SNAPSHOT_EVERY`` actions. The position after any ``k`` actions is then the nearest kept copy at
+or before ``k`` with at most ``SNAPSHOT_EVERY - 1`` actions replayed on it; stepping forward one
+action at a time continues from the last position asked for instead. Each position comes as a
+``Session`` of its own, ready to play on from: that is what branching is (``branch``), and the
+save written from it replays like any other.
+
+>>> from struggle_desktop.engine.rng import Rng
+>>> from struggle_desktop.games import get_game
+>>> game = get_game("battles")
+>>> session = Session.new(game, "civil-war", 3)
+>>> for _ in range(6):
+...     _ = session.perform(session.state["pending"]["role"],
+...                         session.choose(session.state["pending"]["role"], "bot", Rng.from_seed(1)))
+>>> timeline = Timeline.of(session)
+>>> len(timeline), timeline.digest_at(6) == game.digest(session.state)
+(6, True)
+>>> earlier = timeline.session_at(2)
+>>> len(earlier.actions), game.digest(earlier.state) == timeline.digest_at(2)
+(2, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from struggle_desktop.engine.canonical import clone
+from struggle_desktop.engine.errors import BadOption
+from struggle_desktop.engine.session import Session
+
+#: A copy of the state is kept after every this many actions: a step anywhere replays fewer.
+SNAPSHOT_EVERY = 10
+
+
+def check_position(k: Any, actions: int) -> int:
+    """``k`` as a position of a game of ``actions`` actions (0 to ``actions``), or BadOption
+    saying which positions there are."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= actions:
+        raise BadOption(f"the game has positions 0 to {actions} (after that many actions), "
+                        f"not {k!r}")
+    return k
+
+
+@dataclass(frozen=True)
+class Moment:
+    """Where the game stood after ``index`` actions: its turn and phase (as the state names
+    them; None where a game has no such thing) and who had just acted."""
+
+    index: int
+    turn: Any
+    phase: Any
+    role: str | None
+
+
+class Timeline:
+    """The positions of one game after 0, 1, ... ``len(self)`` actions."""
+
+    def __init__(self, game: Any, scenario: str, seed: int, options: dict,
+                 actions: list[dict], snapshot_every: int = SNAPSHOT_EVERY):
+        self.game = game
+        self.scenario, self.seed, self.options = scenario, seed, dict(options)
+        self.actions = [dict(entry) for entry in actions]
+        self.every = max(1, int(snapshot_every))
+        session = Session.new(game, scenario, seed, options, record_digests=False)
+        self._snapshots: dict[int, dict] = {0: clone(session.state)}
+        self.moments = [self._moment(0, session.state, None)]
+        for k, entry in enumerate(self.actions, start=1):
+            session.perform(entry["role"], entry["action"], copy=False)
+            if k % self.every == 0:
+                self._snapshots[k] = clone(session.state)
+            self.moments.append(self._moment(k, session.state, entry["role"]))
+        # The last position asked for, kept live: the next step forward starts from it.
+        self._cursor = session
+
+    @classmethod
+    def of(cls, session: Session, snapshot_every: int = SNAPSHOT_EVERY) -> "Timeline":
+        """The timeline of ``session``'s game so far (replayed from its set-up)."""
+        return cls(session.game, session.scenario, session.seed, session.options,
+                   session.actions, snapshot_every)
+
+    def __len__(self) -> int:
+        """The number of actions: positions run from 0 to ``len(self)``."""
+        return len(self.actions)
+
+    @staticmethod
+    def _moment(index: int, state: dict, role: str | None) -> Moment:
+        return Moment(index, state.get("turn"), state.get("phase"), role)
+
+    def check_index(self, k: Any) -> int:
+        return check_position(k, len(self))
+
+    def session_at(self, k: int) -> Session:
+        """A session of its own holding the game after its first ``k`` actions, with those
+        actions recorded and periodic digests as a session that played them has: it can be
+        saved, shown, or played on from."""
+        state = clone(self._state_at(self.check_index(k)))
+        session = Session(self.game, self.scenario, self.seed, dict(self.options), state,
+                          list(self.actions[:k]), [], cache=self.game.new_cache())
+        session.digests = self._digests_up_to(k)
+        return session
+
+    def digest_at(self, k: int) -> str:
+        return self.game.digest(self._state_at(self.check_index(k)))
+
+    def turn_starts(self) -> list[int]:
+        """The positions at which a new turn had just begun (the first position of each turn)."""
+        starts = [0]
+        for before, after in zip(self.moments, self.moments[1:]):
+            if after.turn != before.turn:
+                starts.append(after.index)
+        return starts
+
+    # ------------------------------------------------------------------ inside
+    def _state_at(self, k: int) -> dict:
+        """The state after ``k`` actions, read-only (it belongs to the cursor)."""
+        at = len(self._cursor.actions)
+        base = (k // self.every) * self.every
+        if not base <= at <= k:
+            # Behind the cursor, or further ahead than the next kept copy: start from the
+            # nearest copy at or before k.
+            self._cursor = Session(self.game, self.scenario, self.seed, dict(self.options),
+                                   clone(self._snapshots[base]), list(self.actions[:base]),
+                                   [], record_digests=False, cache=self.game.new_cache())
+            at = base
+        for entry in self.actions[at:k]:
+            self._cursor.perform(entry["role"], entry["action"], copy=False)
+        return self._cursor.state
+
+    def _digests_up_to(self, k: int) -> list[dict]:
+        """The periodic digests a session that played the first ``k`` actions records."""
+        from struggle_desktop.engine.session import DIGEST_EVERY
+
+        return [{"after": n, "digest": self.digest_at(n)}
+                for n in range(DIGEST_EVERY, k + 1, DIGEST_EVERY)]
+
+
+def branch(session: Session, k: int) -> Session:
+    """A new game that is ``session``'s game after its first ``k`` actions, to play on from,
+    replayed from the set-up as any game that played those actions (``session`` is left as it
+    is). BadOption if the game has no such position."""
+    check_position(k, len(session.actions))
+    new = Session.new(session.game, session.scenario, session.seed, dict(session.options))
+    for entry in session.actions[:k]:
+        new.perform(entry["role"], entry["action"], copy=False)
+    return new
