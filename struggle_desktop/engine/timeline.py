@@ -64,22 +64,44 @@ class Timeline:
         self.scenario, self.seed, self.options = scenario, seed, dict(options)
         self.actions = [dict(entry) for entry in actions]
         self.every = max(1, int(snapshot_every))
-        session = Session.new(game, scenario, seed, options, record_digests=False)
-        self._snapshots: dict[int, dict] = {0: clone(session.state)}
-        self.moments = [self._moment(0, session.state, None)]
-        for k, entry in enumerate(self.actions, start=1):
-            session.perform(entry["role"], entry["action"], copy=False)
-            if k % self.every == 0:
-                self._snapshots[k] = clone(session.state)
-            self.moments.append(self._moment(k, session.state, entry["role"]))
         # The last position asked for, kept live: the next step forward starts from it.
-        self._cursor = session
+        self._cursor = Session.new(game, scenario, seed, options, record_digests=False)
+        self._snapshots: dict[int, dict] = {0: clone(self._cursor.state)}
+        self.moments = [self._moment(0, self._cursor.state, None)]
+        self._extend(self.actions)
 
     @classmethod
     def of(cls, session: Session, snapshot_every: int = SNAPSHOT_EVERY) -> "Timeline":
         """The timeline of ``session``'s game so far (replayed from its set-up)."""
         return cls(session.game, session.scenario, session.seed, session.options,
                    session.actions, snapshot_every)
+
+    def follow(self, actions: list[dict]) -> None:
+        """Bring the timeline up to date with the game's action list as it is now: actions
+        played since are replayed once, actions taken back (undo) are forgotten."""
+        common = 0
+        limit = min(len(self.actions), len(actions))
+        while common < limit and self.actions[common] == actions[common]:
+            common += 1
+        if common == len(self.actions) == len(actions):
+            return
+        self._state_at(common)                      # the cursor at the last shared position
+        del self.actions[common:]
+        del self.moments[common + 1:]
+        for k in [k for k in self._snapshots if k > common]:
+            del self._snapshots[k]
+        self.actions.extend(dict(entry) for entry in actions[common:])
+        self._extend(self.actions[common:])
+
+    def _extend(self, new: list[dict]) -> None:
+        """Play ``new`` (the last actions of ``self.actions``) on from the cursor, which stands
+        at the position before them, keeping copies and moments on the way."""
+        for entry in new:
+            self._cursor.perform(entry["role"], entry["action"], copy=False)
+            k = len(self._cursor.actions)
+            if k % self.every == 0:
+                self._snapshots[k] = clone(self._cursor.state)
+            self.moments.append(self._moment(k, self._cursor.state, entry["role"]))
 
     def __len__(self) -> int:
         """The number of actions: positions run from 0 to ``len(self)``."""
@@ -92,14 +114,15 @@ class Timeline:
     def check_index(self, k: Any) -> int:
         return check_position(k, len(self))
 
-    def session_at(self, k: int) -> Session:
+    def session_at(self, k: int, digests: bool = True) -> Session:
         """A session of its own holding the game after its first ``k`` actions, with those
-        actions recorded and periodic digests as a session that played them has: it can be
-        saved, shown, or played on from."""
+        actions recorded and (``digests``) the periodic digests a session that played them
+        has: it can be saved, shown, or played on from. Without digests it is for showing."""
         state = clone(self._state_at(self.check_index(k)))
         session = Session(self.game, self.scenario, self.seed, dict(self.options), state,
                           list(self.actions[:k]), [], cache=self.game.new_cache())
-        session.digests = self._digests_up_to(k)
+        if digests:
+            session.digests = self._digests_up_to(k)
         return session
 
     def digest_at(self, k: int) -> str:

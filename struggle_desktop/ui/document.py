@@ -16,6 +16,12 @@ touching any window, and only a game that loaded is installed (``install_loaded`
 file thus leaves the open game exactly as it was. Every refusal, expected or not, is a
 StruggleError with a one-line message.
 
+Looking back: ``look_at(k)`` shows the game as it was after its first ``k`` actions, read-only
+(the position comes from an ``engine.timeline.Timeline`` kept in step with the game), until
+``back_to_present``. While the player looks back nothing can be played, undone or autosaved,
+and Save saves the game as it is now. ``branch_here`` makes the position shown a game to play
+on from (the window installs it as a new game, or in place of this one once the player agreed).
+
 The autosave is rotated: the last ``AUTOSAVES_KEPT`` are kept (``autosave_paths``, newest
 first), so a damaged newest one still leaves an earlier position to resume from.
 """
@@ -34,6 +40,7 @@ from struggle_desktop.engine.errors import BadOption, SaveError, StruggleError, 
 from struggle_desktop.engine.paths import user_data_dir
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import ReplayReport, Session
+from struggle_desktop.engine.timeline import Timeline
 from struggle_desktop.games import get_game
 from struggle_desktop.ui.screens import has_screen
 
@@ -173,6 +180,8 @@ class GameDocument(QObject):
         self._undo: list[UndoRecord] = []
         self._redo: list[UndoRecord] = []
         self._stop: tuple | None = None      # (position key, where_play_stops' answer)
+        self._present: Session | None = None  # the game now, while an earlier moment shows
+        self._timeline: Timeline | None = None
 
     # ------------------------------------------------------------------ reading
     @property
@@ -198,7 +207,8 @@ class GameDocument(QObject):
     @property
     def waiting_role(self) -> str | None:
         """The role the game waits for, if any."""
-        if self.session is None or self.game.outcome(self.session.state) is not None:
+        if (self.session is None or self.looking_back
+                or self.game.outcome(self.session.state) is not None):
             return None
         pending = self.session.state.get("pending")
         return pending["role"] if pending else None
@@ -228,7 +238,9 @@ class GameDocument(QObject):
         return self.game.log_entries(self.session.state, start, role=self.seat)
 
     def legal_actions(self) -> list[dict]:
-        return self.game.legal_actions(self.session.state, self.seat) if self.session else []
+        if self.session is None or self.looking_back:
+            return []
+        return self.game.legal_actions(self.session.state, self.seat)
 
     def check(self, action: dict, role: str | None = None) -> str | None:
         if self.session is None:
@@ -243,7 +255,8 @@ class GameDocument(QObject):
 
     def hint(self) -> dict | None:
         """The bot's choice here (the in-game hint); the game's own dice are not touched."""
-        if self.session is None or self.game.outcome(self.session.state) is not None:
+        if (self.session is None or self.looking_back
+                or self.game.outcome(self.session.state) is not None):
             return None
         if not self.legal_actions():
             return None
@@ -271,7 +284,9 @@ class GameDocument(QObject):
         if self.session is None:
             return "struggle_desktop"
         name = self.path.name if self.path else "unsaved game"
-        return f"{name}{' *' if self.dirty else ''} — {self.game.title}"
+        back = (f" — looking back at action {self.position} of {self.history_length}"
+                if self.looking_back else "")
+        return f"{name}{' *' if self.dirty else ''}{back} — {self.game.title}"
 
     # ------------------------------------------------------------------ opening
     def new_game(self, game_id: str, scenario: str, seed: int, options: dict | None = None) -> None:
@@ -305,6 +320,8 @@ class GameDocument(QObject):
     def _install(self, game: Any, session: Session, path: Path | None) -> None:
         if game is not self.game:
             self._layout = None
+        self._present = None
+        self._timeline = None
         self.seat = game.roles[0]
         self.game = game
         self.session = session
@@ -316,12 +333,13 @@ class GameDocument(QObject):
 
     # ------------------------------------------------------------------ saving
     def save(self, path: Path | str | None = None) -> Path:
+        """Save the game as it is now (also while an earlier moment is on show)."""
         if self.session is None:
             raise StruggleError("no game is open")
         target = Path(path) if path is not None else self.path
         if target is None:
             raise StruggleError("choose a file name first (Save As)")
-        self.session.save(target)
+        self.present.save(target)
         self.path = target
         self.dirty = False
         self.changed.emit()
@@ -344,6 +362,11 @@ class GameDocument(QObject):
         program player acts). An illegal action changes nothing and returns the reason."""
         if self.session is None:
             return PerformResult(False, "no game is open")
+        if self.looking_back:
+            reason = (f"you are looking back at action {self.position}: go back to the present "
+                      "(Alt+End), or play on from here")
+            self.message.emit(f"Not possible: {reason}")
+            return PerformResult(False, reason)
         role = role or self.seat
         reason = self.check(action, role)
         if reason is not None:
@@ -405,6 +428,8 @@ class GameDocument(QObject):
     # ------------------------------------------------------------------ undo and redo
     def undo_reason(self) -> str | None:
         """None if Undo is possible now, else why not."""
+        if self.looking_back:
+            return "you are looking back at an earlier moment"
         if not self._undo:
             return "there is nothing to undo"
         last = self._undo[-1]
@@ -427,7 +452,7 @@ class GameDocument(QObject):
         return last.label if not last.role or last.role == self.seat else ""
 
     def can_redo(self) -> bool:
-        return bool(self._redo) and self._redo[-1].role in ("", self.seat)
+        return not self.looking_back and bool(self._redo) and self._redo[-1].role in ("", self.seat)
 
     def undo(self) -> str | None:
         """Go back one action; returns the refusal reason, or None when done."""
@@ -439,6 +464,8 @@ class GameDocument(QObject):
         return None
 
     def redo(self) -> str | None:
+        if self.looking_back:
+            return "you are looking back at an earlier moment"
         if not self._redo:
             return "there is nothing to redo"
         if not self.can_redo():
@@ -460,3 +487,92 @@ class GameDocument(QObject):
         self._autosave()
         self.message.emit(f"{verb}: {record.label}")
         self.changed.emit()
+
+    # ------------------------------------------------------------------ looking back
+    @property
+    def looking_back(self) -> bool:
+        """Whether an earlier moment of the game is on show (read-only)."""
+        return self._present is not None
+
+    @property
+    def present(self) -> Session | None:
+        """The game as it is now, whatever moment is on show."""
+        return self._present or self.session
+
+    @property
+    def position(self) -> int:
+        """How many actions the position on show comes after."""
+        return len(self.session.actions) if self.session else 0
+
+    @property
+    def history_length(self) -> int:
+        """How many actions the game has now."""
+        return len(self.present.actions) if self.present else 0
+
+    def timeline(self) -> Timeline:
+        """The game's timeline, brought up to date with the game as it is now."""
+        present = self.present
+        if self._timeline is None:
+            self._timeline = Timeline.of(present)
+        else:
+            self._timeline.follow(present.actions)
+        return self._timeline
+
+    def look_at(self, k: int) -> None:
+        """Show the game after its first ``k`` actions (``history_length``: the present).
+        BadOption for a moment the game does not have."""
+        if self.session is None:
+            raise StruggleError("no game is open")
+        timeline = self.timeline()
+        k = timeline.check_index(k)
+        if k == len(timeline):
+            self.back_to_present()
+            return
+        shown = timeline.session_at(k, digests=False)
+        if self._present is None:
+            self._present = self.session
+        self.session = shown
+        self._board = None
+        self._shown = None
+        self.changed.emit()
+
+    def back_to_present(self) -> None:
+        if self._present is None:
+            return
+        self.session = self._present
+        self._present = None
+        self._board = None
+        self._shown = None
+        self.changed.emit()
+
+    def turn_starts(self) -> list[int]:
+        """The first moment of each turn (for the timeline's turn steps)."""
+        return self.timeline().turn_starts() if self.session else []
+
+    def moment_of_log_entry(self, index: int) -> int:
+        """The moment at which entry ``index`` of the log the seat reads (``log_entries``)
+        was written: the first position whose log holds it (0 for the set-up's entries)."""
+        timeline = self.timeline()
+        role = self.seat
+
+        def shown(k: int) -> int:
+            return len(self.game.log_entries(timeline.session_at(k, digests=False).state, 0,
+                                             role=role))
+
+        low, high = 0, len(timeline)
+        if shown(high) <= index:
+            raise BadOption(f"the log has no entry {index}")
+        while low < high:       # the log only grows: the first k whose log reaches the entry
+            middle = (low + high) // 2
+            if shown(middle) > index:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def branch_here(self) -> Session:
+        """A new game that is the moment on show, to play on from (the game itself is left as
+        it is); with the periodic digests a save of it needs."""
+        if self.session is None:
+            raise StruggleError("no game is open")
+        return self.timeline().session_at(self.position)

@@ -789,13 +789,13 @@ class MainWindow(GameWindow):
         doc = self.document
         path = doc.path.resolve() if doc.path is not None and not is_autosave(doc.path) \
             else None
-        if doc.session is self._view_session:
+        if doc.present is self._view_session:
             if path is not None and (path != self._view_path or not doc.dirty):
                 self._view_path = path          # just saved, maybe under a new name
                 self.remember_view()
             return
         self.remember_view()                    # the view still shows the game left
-        self._view_session, self._view_path = doc.session, path
+        self._view_session, self._view_path = doc.present, path
         if path is not None:
             # After the first fit of the map (queued when the scene was made).
             QTimer.singleShot(0, lambda: self.restore_view(path))

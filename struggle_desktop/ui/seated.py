@@ -42,6 +42,16 @@ class SeatedWindow(GameWindow):
     def humans(self) -> list[str]:
         return [r for r, who in self.seats().items() if who == "human"]
 
+    def branch_refusal(self) -> str | None:
+        """Playing on from an earlier moment takes a roll back for everyone at the table: it is
+        offered when one person plays against the program, not when people share the game."""
+        people = self.humans()
+        if len(people) > 1:
+            return ("Several people play this game: playing on from an earlier moment would "
+                    "take back moves of theirs. It is offered when every seat but one is the "
+                    "program's.")
+        return None
+
     def take_seat(self) -> None:
         """The player named by the hand-over screen has confirmed: show their view."""
         role = self.overlay.role

@@ -71,6 +71,7 @@ class GameWindow(QMainWindow):
         self.build_centre()
         self.build_docks()
         self._build_shell_actions()
+        self._build_timeline()
         self.build_game_actions()
         self._build_menus()
         self.document.changed.connect(self.on_document_changed)
@@ -226,9 +227,132 @@ class GameWindow(QMainWindow):
             m.addSeparator()
             m.addActions(extras)
         self.add_game_menus(bar)
+        m = bar.addMenu("&Timeline")
+        m.addActions([self.act_turn_back, self.act_step_back, self.act_step_forward,
+                      self.act_turn_forward])
+        m.addSeparator()
+        m.addActions([self.act_present, self.act_play_on])
+        m.addSeparator()
+        m.addAction(self.act_timeline_bar)
         m = bar.addMenu("&Help")
         m.addActions([self.act_guide, self.act_house_rules, self.act_shortcuts, self.act_about])
         self._refresh_recent_menu()
+
+    # ================================================================== the timeline
+    def _build_timeline(self) -> None:
+        from struggle_desktop.ui.timeline_bar import TimelineBar
+
+        self.act_turn_back = self._action("Turn &Back", lambda: self.turn_step(-1),
+                                          "Alt+PgUp", "Look back to the start of the turn, "
+                                          "or of the turn before")
+        self.act_step_back = self._action("Action B&ack", lambda: self.step(-1), "Alt+Left",
+                                          "Look back one action")
+        self.act_step_forward = self._action("Action &Forward", lambda: self.step(1),
+                                             "Alt+Right", "Look one action further on")
+        self.act_turn_forward = self._action("Turn F&orward", lambda: self.turn_step(1),
+                                             "Alt+PgDown", "Look on to the start of the next "
+                                             "turn")
+        self.act_present = self._action("Back to the &Present", self.back_to_present,
+                                        "Alt+End", "Show the game as it is now")
+        self.act_play_on = self._action("Play &On from Here…", self.play_on_from_here,
+                                        "Alt+Home", "Make the moment on show a game to play "
+                                        "on from")
+        self.timeline_bar = TimelineBar(self, {
+            "turn_back": self.act_turn_back, "step_back": self.act_step_back,
+            "step_forward": self.act_step_forward, "turn_forward": self.act_turn_forward,
+            "present": self.act_present, "play_on": self.act_play_on})
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.timeline_bar)
+        self.timeline_bar.hide()
+        self.act_timeline_bar = self.timeline_bar.toggleViewAction()
+        self.act_timeline_bar.setText("Show Timeline &Bar")
+        self.act_timeline_bar.setShortcut(QKeySequence("Ctrl+T"))
+        self.act_timeline_bar.setStatusTip("Keep the timeline's buttons and slider in view")
+        self.addAction(self.act_timeline_bar)
+
+    def look_at(self, k: int) -> None:
+        """Show the game after its first ``k`` actions (the present at the end)."""
+        if self.document.session is None:
+            return
+        try:
+            self.document.look_at(max(0, min(k, self.document.history_length)))
+        except StruggleError as exc:
+            self.show_message(f"Cannot look back: {exc}")
+
+    def step(self, delta: int) -> None:
+        self.look_at(self.document.position + delta)
+
+    def turn_step(self, direction: int) -> None:
+        """To the start of this turn (or the one before, when already there), or of the next."""
+        if self.document.session is None:
+            return
+        here = self.document.position
+        starts = self.document.turn_starts()
+        if direction < 0:
+            earlier = [k for k in starts if k < here]
+            self.look_at(earlier[-1] if earlier else 0)
+        else:
+            later = [k for k in starts if k > here]
+            self.look_at(later[0] if later else self.document.history_length)
+
+    def back_to_present(self) -> None:
+        self.document.back_to_present()
+
+    def branch_refusal(self) -> str | None:
+        """Why playing on from an earlier moment is not offered here (None: it is)."""
+        return None
+
+    def play_on_from_here(self) -> None:
+        """Make the moment on show a game to play on from: a new file (the game as it is now
+        stays in its own), or this game itself once the player agreed to drop what followed."""
+        doc = self.document
+        if not doc.looking_back:
+            self.show_message("Look back to an earlier moment first (Alt+Left, or the timeline)")
+            return
+        refusal = self.branch_refusal()
+        if refusal is not None:
+            QMessageBox.information(self, "Play on from here", refusal)
+            return
+        dropped = doc.history_length - doc.position
+        box = QMessageBox(QMessageBox.Icon.Question, "Play on from here",
+                          f"Play on from action {doc.position}, as the game was then?", parent=self)
+        box.setInformativeText(
+            f"As a new game, this game stays as it is. In place of this game, the {dropped} "
+            f"later action{'s' if dropped != 1 else ''} are dropped for good.")
+        as_new = box.addButton("As a &New Game…", QMessageBox.ButtonRole.AcceptRole)
+        in_place = box.addButton("&In Place of This Game", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(as_new)
+        box.exec()
+        if box.clickedButton() is as_new:
+            path = self.ask_save_path("Save the game to play on from")
+            if path is not None:
+                self.play_on_in(path)
+        elif box.clickedButton() is in_place:
+            self.play_on_in(None)
+
+    def play_on_in(self, new_path: Path | None) -> bool:
+        """Play on from the moment on show: as the game saved in ``new_path``, or (None) in
+        place of this game, which loses the actions that followed."""
+        doc = self.document
+        branched = doc.branch_here()
+        dropped = doc.history_length - doc.position
+        if new_path is not None:
+            try:
+                branched.save(new_path)
+            except (StruggleError, OSError) as exc:
+                QMessageBox.warning(self, "Cannot save", f"{new_path}: {exc}")
+                return False
+            doc.install_session(branched, new_path)
+            self.add_recent(new_path)
+            self.show_message(f"Playing on from action {len(branched.actions)} in "
+                              f"{new_path.name}; the game before is unchanged")
+            return True
+        doc.install_session(branched, doc.path, dirty=True)
+        if doc.path is not None and not self._save_to(doc.path):
+            return False
+        self.show_message(f"Playing on from action {len(branched.actions)}: {dropped} later "
+                          f"action{'s' if dropped != 1 else ''} dropped")
+        return True
 
     def panels_menu(self, menu: QMenu) -> None:
         """A Panels submenu (one entry per dock) and Reset Layout, for a View menu."""
@@ -301,6 +425,12 @@ class GameWindow(QMainWindow):
         self.act_undo.setText(f"&Undo {doc.undo_label()}".strip() if doc.undo_label() else "&Undo")
         self.act_undo.setToolTip(reason or f"Undo: {doc.undo_label()}")
         self.act_redo.setEnabled(has_game and doc.can_redo())
+        back = has_game and doc.looking_back
+        self.act_step_back.setEnabled(has_game and doc.position > 0)
+        self.act_turn_back.setEnabled(has_game and doc.position > 0)
+        for act in (self.act_step_forward, self.act_turn_forward, self.act_present,
+                    self.act_play_on):
+            act.setEnabled(back)
 
     # ================================================================== other screens
     def window_for(self, game_id: str) -> "GameWindow":
@@ -436,14 +566,19 @@ class GameWindow(QMainWindow):
     def save_as(self) -> bool:
         if self.document.session is None:
             return False
+        path = self.ask_save_path(self.save_caption())
+        return path is not None and self._save_to(path)
+
+    def ask_save_path(self, caption: str) -> Path | None:
+        """A file name for a save of this game, chosen in the file dialog (None: cancelled)."""
         start = str(self.document.path or Path.home() / f"{self.document.game.id}.sgsave")
         kind = f"{self.document.game.title} saves (*.sgsave);;All files (*)"
-        path, _ = QFileDialog.getSaveFileName(self, self.save_caption(), start, kind)
+        path, _ = QFileDialog.getSaveFileName(self, caption, start, kind)
         if not path:
-            return False
+            return None
         if not Path(path).suffix:
             path += ".sgsave"
-        return self._save_to(Path(path))
+        return Path(path)
 
     def save_caption(self) -> str:
         """The Save As dialog's title. A save holds the whole game by design (it is the

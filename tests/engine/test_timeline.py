@@ -105,3 +105,27 @@ def test_turn_starts_are_where_the_turn_changed():
     assert turns == sorted(set(turns))
     for k in starts[1:]:
         assert timeline.moments[k].turn != timeline.moments[k - 1].turn
+
+
+def test_the_timeline_follows_the_game_on_and_back():
+    """Actions played since are added; actions taken back (undo) and replaced are forgotten."""
+    game = get_game("struggle")
+    whole = played("struggle", "1", {}, 50)
+    short = Session.new(game, "1", whole.seed, {})
+    for entry in whole.actions[:30]:
+        short.perform(entry["role"], entry["action"])
+    timeline = Timeline.of(short, snapshot_every=7)
+    timeline.digest_at(3)                                   # the cursor somewhere behind
+    timeline.follow(whole.actions)
+    assert len(timeline) == 50 and timeline.digest_at(50) == game.digest(whole.state)
+    assert timeline.digest_at(41) == replayed_digest(whole, 41)
+    # Taken back to 22 actions, then another line of play.
+    other = branch(whole, 22)
+    player = Rng.from_seed(8, stream=99)
+    for _ in range(9):
+        role = other.state["pending"]["role"]
+        other.perform(role, other.choose(role, "random", player))
+    timeline.follow(other.actions)
+    assert len(timeline) == 31 and len(timeline.moments) == 32
+    for k in (22, 25, 31, 10):
+        assert timeline.digest_at(k) == replayed_digest(other, k), k

@@ -280,15 +280,17 @@ class BattlesWindow(SeatedWindow):
             return
         humans = self.humans()
         waiting = doc.waiting_role
-        if doc.session is not self._session:
+        if doc.present is not self._session:
             # A game just started or opened: nobody is seated yet (a hot-seat save opens
             # behind the hand-over screen, BFG-HID-11).
-            self._session = doc.session
+            self._session = doc.present
             self.overlay.hide()
             self._lock(False)
             self._news_from = len(doc.state["log"])
             if len(humans) == 2:
                 doc.set_seat("public", quiet=True)
+        if doc.looking_back:
+            return          # the past is shown to whoever sits at the table now
         if len(humans) == 1:
             doc.set_seat(humans[0])
         elif not humans or waiting is None:

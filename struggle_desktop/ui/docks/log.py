@@ -8,6 +8,9 @@ another game), with uniform row heights and a delegate that paints just the visi
 Signals: ``ref_hovered(str)`` — the reference under the mouse ("" when none), for the map to
 highlight; ``ref_activated(str)`` — a reference clicked (or the first one of the row chosen
 with Enter), for the map to centre on.
+
+A row's context menu has **Go to This Moment**: the whole window then shows the game as it was
+when that entry was written (``GameDocument.moment_of_log_entry`` and ``look_at``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -41,6 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.docks.style import blend, ui_font
 
@@ -166,6 +171,10 @@ class LogModel(QAbstractListModel):
 
     def entry(self, row: int) -> dict:
         return self.entries[self._rows[row]]
+
+    def entry_index(self, row: int) -> int:
+        """The place in the whole log of the entry a (filtered) row shows."""
+        return self._rows[row]
 
     def segments(self, row: int) -> list[Segment]:
         k = self._rows[row]
@@ -556,7 +565,27 @@ class LogDock(DockPanel):
         widget = LogWidget()
         widget.view.ref_hovered.connect(self.ref_hovered)
         widget.view.ref_activated.connect(self.ref_activated)
+        widget.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        widget.view.customContextMenuRequested.connect(self._context_menu)
         return widget
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid() or self.document.session is None:
+            return
+        menu = QMenu(self.view)
+        go = menu.addAction("Go to This Moment")
+        go.setStatusTip("Show the game as it was when this was written")
+        entry = self.model.entry_index(index.row())
+        go.triggered.connect(lambda: self.go_to_entry(entry))
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+
+    def go_to_entry(self, entry: int) -> None:
+        """Show the game as it was when entry ``entry`` of the log was written."""
+        try:
+            self.document.look_at(self.document.moment_of_log_entry(entry))
+        except StruggleError as exc:
+            self.document.message.emit(f"Cannot go there: {exc}")
 
     @property
     def model(self) -> LogModel:

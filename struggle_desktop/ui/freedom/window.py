@@ -234,8 +234,8 @@ class FreedomWindow(GameWindow):
             for act in (self.act_hint, self.act_copy):
                 act.setEnabled(False)
             return
-        if doc.session is not self._session:
-            self._session = doc.session          # a game just started or opened
+        if doc.present is not self._session:
+            self._session = doc.present          # a game just started or opened
             self.overlay.hide()
             lock_actions(self, False)
             self._news_from = len(doc.log_entries(0))

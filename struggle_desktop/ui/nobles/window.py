@@ -174,10 +174,10 @@ class NoblesWindow(SeatedWindow):
         doc = self.document
         humans = self.humans()
         waiting = doc.waiting_role
-        if doc.session is not self._session:
+        if doc.present is not self._session:
             # A game just started or opened: re-seat (a save taken during a secret step opens
             # behind the hand-over screen).
-            self._session = doc.session
+            self._session = doc.present
             self.overlay.hide()
             lock_actions(self, False)
             self._news_from = len(doc.state["log"])
@@ -188,6 +188,8 @@ class NoblesWindow(SeatedWindow):
             self._shown_kind = None
             if len(humans) > 1:
                 doc.set_seat("public", quiet=True)
+        if doc.looking_back:
+            return          # the past is shown to whoever sits at the table now
         if not humans:
             doc.set_seat("public")
             return
