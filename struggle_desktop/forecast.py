@@ -52,6 +52,10 @@ class Start:
     state: dict
     from_action: int
     policy: str
+    #: An answer every game begins with (``{"role", "action"}``): the forecast of one candidate
+    #: answer of the waiting prompt, to compare with another. It is taken after the new dice
+    #: are in, so its own rolls vary from game to game too.
+    first: dict | None = None
 
 
 @dataclass
@@ -76,6 +80,18 @@ def start_from(session: Session, policy: str | None = None) -> Start:
     game = session.game
     return Start(game.id, session.scenario, session.seed, dict(session.options),
                  clone(session.state), len(session.actions), policy or default_policy(game))
+
+
+def start_after(session: Session, role: str, action: dict,
+                policy: str | None = None) -> Start:
+    """The forecast start of ``session``'s position with ``role``'s answer ``action`` as every
+    game's first move; BadOption (with the game's reason) if it is not a legal answer now."""
+    reason = session.game.check_action(session.state, role, action)
+    if reason is not None:
+        raise BadOption(f"that answer cannot be given now: {reason}")
+    start = start_from(session, policy)
+    start.first = {"role": role, "action": dict(action)}
+    return start
 
 
 def start_of(game_id: str, scenario: str, seed: int, options: dict | None = None) -> Start:
@@ -121,6 +137,8 @@ def play_on(game: Any, start: Start, seed: int, k: int) -> Future:
         turn = turn_of(state)
         if tracks is not None:
             future.turns[turn] = flat_tracks(tracks(state))
+        if start.first is not None:
+            session.perform(start.first["role"], start.first["action"], copy=False)
         for _ in range(MAX_ACTIONS):
             if game.outcome(session.state) is not None:
                 break

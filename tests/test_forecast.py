@@ -155,3 +155,18 @@ def test_the_command_line_refuses_bad_files(tmp_path):
     for name in ("missing.sgsave", "cut.sgsave"):
         done = run("forecast", str(tmp_path / name), "--games", "3")
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_two_answers_compared_each_begin_every_game():
+    session = played("struggle", "1", {}, 40)
+    role = session.state["pending"]["role"]
+    answers = session.game.legal_actions(session.state, role)
+    assert len(answers) >= 2
+    first, second = (forecasting.start_after(session, role, a) for a in answers[:2])
+    one = forecasting.forecast(first, games=12, seed=2)
+    two = forecasting.forecast(second, games=12, seed=2)
+    assert one["completed"] == two["completed"] == 12
+    assert one["digest"] != two["digest"]
+    assert first.first["action"] == answers[0] and session.state["pending"]["role"] == role
+    with pytest.raises(BadOption, match="cannot be given"):
+        forecasting.start_after(session, role, {"verb": "no-such-answer"})

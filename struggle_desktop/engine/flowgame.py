@@ -41,6 +41,10 @@ class FlowGame:
     #: ``build_catalog(game)``, imported on first use: playing never needs them.
     invariants_module: str = ""
     catalog_module: str = ""
+    #: What the window's charts draw (see engine/game.py): nothing, unless a game says.
+    chart_tracks: tuple[str, ...] = ()
+    chart_marks: tuple[str, ...] = ()
+    outcome_order: tuple[str, ...] = ()
 
     def __init__(self, data: Any = None):
         self._data = data

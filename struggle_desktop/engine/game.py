@@ -82,3 +82,14 @@ class GameModule(Protocol):
 
     def preview(self, state: State, action: Action) -> dict | None:
         """What to know before choosing ``action`` (combat odds), or None."""
+
+    # What the window's charts draw (the History and Forecast panels); a game without them
+    # leaves these empty.
+    #: The tracks to chart, as names of ``tracks(state)`` flattened with dots (``"ci"``,
+    #: ``"A.income"``); shell patterns allowed (``"*.income"``: one line per house).
+    chart_tracks: tuple[str, ...]
+    #: Log entry kinds worth a mark on the chart of the game so far.
+    chart_marks: tuple[str, ...]
+    #: The outcomes' ``result`` values in the order a chart lists them, best first (others
+    #: follow, sorted).
+    outcome_order: tuple[str, ...]

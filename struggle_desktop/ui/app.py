@@ -15,7 +15,9 @@ from outside (keys sent by ``xdotool``) there are also ``handover=N`` (take at l
 step, and at most N, until a hand-over screen covers the window), ``mark=FILE`` (write the last action, in words,
 for the test to look for), ``await=FILE`` (keep handling events until FILE exists, at most a
 minute) and ``texts=FILE`` (write every text the screen shows: title, status bar, hand-over
-screen, each menu's commands and any open pop-up). ``serve=DIR`` hands the window to such a
+screen, each menu's commands, any open pop-up, the timeline's place and the forecast's note).
+``forecast=N`` runs a forecast of N games in the Forecast panel and waits for it; ``back=K``
+looks back K actions. ``serve=DIR`` hands the window to such a
 test for as long as it likes: it writes ``DIR/screen.json`` (where the things a person would
 click or drag are on the screen, see ``screen_places``) and waits for ``DIR/next``; "look"
 writes the file again, "save PATH" saves, "shot PATH" takes a screenshot, "done" ends the
@@ -191,6 +193,14 @@ def run_autopilot(window, script: str) -> None:
             while not Path(value).exists() and time.monotonic() < deadline:
                 QApplication.processEvents()
                 time.sleep(0.02)
+        elif key == "forecast":
+            dock = window.forecast_dock
+            window.show_panel(dock)
+            dock.games.setValue(int(value or 100))
+            dock.start()
+            dock.wait(600)
+        elif key == "back":
+            window.look_at(window.document.position - int(value or 1))
         elif key == "texts":
             QApplication.processEvents()
             Path(value).write_text(json.dumps(screen_texts(window)))
@@ -308,6 +318,10 @@ def screen_texts(window) -> dict:
         "covered": covered,
         "seat": window.document.seat,
         "menu_bar_enabled": window.menuBar().isEnabled(),
+        "looking_back": window.document.looking_back,
+        "timeline": window.timeline_bar.where.text(),
+        "forecast": (window.forecast_dock.note.text()
+                     if window.forecast_dock.widget_built else ""),
         "menus": menus,
         "popup": [act.text() for act in popup.actions()] if popup is not None else None,
         # Under the hand-over screen only its own words are on show.

@@ -70,6 +70,7 @@ class GameWindow(QMainWindow):
 
         self.build_centre()
         self.build_docks()
+        self._build_analysis_docks()
         self._build_shell_actions()
         self._build_timeline()
         self.build_game_actions()
@@ -234,9 +235,40 @@ class GameWindow(QMainWindow):
         m.addActions([self.act_present, self.act_play_on])
         m.addSeparator()
         m.addAction(self.act_timeline_bar)
+        m.addSeparator()
+        m.addActions([self.act_forecast, self.act_history])
         m = bar.addMenu("&Help")
         m.addActions([self.act_guide, self.act_house_rules, self.act_shortcuts, self.act_about])
         self._refresh_recent_menu()
+
+    # ================================================================== charts
+    def _build_analysis_docks(self) -> None:
+        """The Forecast and History panels, which every screen has: hidden at first, in a
+        tab beside the log when there is one (a laptop screen has no height to spare)."""
+        from struggle_desktop.ui.docks.forecast import ForecastDock
+        from struggle_desktop.ui.docks.history import HistoryDock
+
+        self.forecast_dock = ForecastDock(self.document, self)
+        self.history_dock = HistoryDock(self.document, self)
+        log = getattr(self, "log_dock", None)
+        for dock in (self.history_dock, self.forecast_dock):
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+            if log is not None:
+                self.tabifyDockWidget(log, dock)
+            dock.hide()
+            self.docks.append(dock)
+        if log is not None:
+            log.raise_()
+
+    def show_panel(self, dock, share: float = 0.45) -> None:
+        """Show and raise ``dock``; a chart panel at the foot of the window gets ``share`` of
+        the window's height to be read (the map gives way until the panel is closed)."""
+        dock.show()
+        dock.raise_()
+        dock.ensure_widget()
+        if (dock in (self.forecast_dock, self.history_dock) and not dock.isFloating()
+                and dock.height() < share * self.height()):
+            self.resizeDocks([dock], [int(share * self.height())], Qt.Orientation.Vertical)
 
     # ================================================================== the timeline
     def _build_timeline(self) -> None:
@@ -254,6 +286,12 @@ class GameWindow(QMainWindow):
                                              "turn")
         self.act_present = self._action("Back to the &Present", self.back_to_present,
                                         "Alt+End", "Show the game as it is now")
+        self.act_forecast = self._action(
+            "&Forecast…", lambda: self.show_panel(self.forecast_dock), "Ctrl+Shift+F",
+            "What are my chances from here? The rest of the game played out many times")
+        self.act_history = self._action(
+            "History &Chart", lambda: self.show_panel(self.history_dock), "Ctrl+Shift+H",
+            "The game so far as a chart, turn by turn")
         self.act_play_on = self._action("Play &On from Here…", self.play_on_from_here,
                                         "Alt+Home", "Make the moment on show a game to play "
                                         "on from")

@@ -244,3 +244,28 @@ def test_set_up_from_the_tray_and_a_turn_by_mouse_then_save_and_reopen(virtual_s
     assert verbs[:3] == ["place", "place", "place"] and "auto_place" in verbs
     assert moved and "move" in verbs, "a unit was dragged in the movement phase"
     assert document["snapshot"]["turn"] >= 2 or document["snapshot"]["outcome"]
+
+
+def test_the_real_window_forecasts_a_saved_game_and_steps_back(virtual_screen, tmp_path):
+    """Open a save in the real program, run a forecast in the Forecast panel (its games in
+    worker processes the window starts), then step back three actions: the window says it
+    is looking back, where, and what the forecast rests on."""
+    save, texts, shot = tmp_path / "game.sgsave", tmp_path / "texts.json", tmp_path / "f.png"
+    env = dict(os.environ, DISPLAY=virtual_screen, QT_QPA_PLATFORM="xcb",
+               PYTHONPATH=str(ROOT), STRUGGLE_DESKTOP_HOME=str(tmp_path / "home"),
+               STRUGGLE_DESKTOP_AUTOPILOT=f"steps=12;save={save};quit")
+    done = subprocess.run([sys.executable, "-m", "struggle_desktop", "play", "--game", "struggle",
+                           "--scenario", "3", "--seed", "5"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    env["STRUGGLE_DESKTOP_AUTOPILOT"] = f"forecast=60;back=3;texts={texts};shot={shot};quit"
+    done = subprocess.run([sys.executable, "-m", "struggle_desktop", "open", str(save)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    shown = json.loads(texts.read_text())
+    assert shown["looking_back"] and shown["timeline"].startswith("Action 9 of 12")
+    assert "looking back at action 9 of 12" in shown["title"]
+    assert "60 games" in shown["forecast"] and "From action 12" in shown["forecast"]
+    from PySide6.QtGui import QImage
+    assert not QImage(str(shot)).isNull()

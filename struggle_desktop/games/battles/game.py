@@ -46,6 +46,8 @@ class BattlesGame(FlowGame):
     #: ``strong-blue`` / ``strong-red``: the stronger level on one side, the baseline on the
     #: other (to measure one against the other).
     policies = ("bot", "strong", "random", "strong-blue", "strong-red")
+    chart_tracks = ("ci", "regions_blue", "regions_red")
+    outcome_order = ("blue", "red")
 
     invariants_module = "struggle_desktop.games.battles.invariants"
     catalog_module = "struggle_desktop.games.battles.catalog"

@@ -54,6 +54,7 @@ class NoblesGame(FlowGame):
     #: ``bot-vs-random``: house A is the program house, every other seat plays at random
     #: (docs/balance.md measures the program against random play with it).
     policies = ("bot", "random", "bot-vs-random")
+    chart_tracks = ("*.income",)
 
     #: The fuzzer's option sets (tools/fuzz.py): every seat played, a short limit (random
     #: play never conquers), and a crowded map with the variants.

@@ -195,6 +195,9 @@ class StruggleGame(FlowGame):
 
     # ------------------------------------------------------------------ players
     policies = ("bot", "random")
+    chart_tracks = ("ci", "vp", "rp")
+    chart_marks = ("leader", "alien", "usurpation")
+    outcome_order = ("galactic", "expanding", "survival", "decline", "collapse")
 
     def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
                       cache: StruggleCache | None = None) -> dict:
