@@ -84,17 +84,17 @@ QT_PLUGINS: dict[str, set[str] | None] = {
 
 #: Modules the program never imports that optional imports of its libraries would pull in
 #: (networkx tries scipy, pandas and matplotlib; pyqtgraph's OpenGL and other Qt bindings; the
-#: test tools sit in the same environment when the suite builds the bundle). numpy stays:
-#: pyqtgraph draws the charts with it.
+#: test tools sit in the same environment when the suite builds the bundle). numpy, QtOpenGL
+#: and QtOpenGLWidgets stay: pyqtgraph imports them to draw the charts.
 EXCLUDED_MODULES = [
     "tkinter", "scipy", "pandas", "matplotlib", "PIL", "IPython", "sympy", "lxml",
     "pytest", "_pytest", "hypothesis", "pytestqt", "importlinter", "grimp", "shapely",
     "setuptools", "pkg_resources", "pip", "PyInstaller", "hatchling", "pydot", "pygraphviz",
     # jsonschema would fetch remote schemas with requests; the program's schemas are local
     "requests", "urllib3", "cryptography", "OpenSSL", "certifi", "charset_normalizer",
-    "PySide6.QtNetwork", "PySide6.QtOpenGL", "PySide6.QtDBus", "PySide6.QtQml",
+    "PySide6.QtNetwork", "PySide6.QtDBus", "PySide6.QtQml",
     "PySide6.QtQuick", "PySide6.QtPrintSupport", "PySide6.QtTest", "PySide6.QtSql",
-    "PySide6.QtXml", "PySide6.QtConcurrent", "PySide6.QtOpenGLWidgets",
+    "PySide6.QtXml", "PySide6.QtConcurrent",
     "OpenGL", "PyQt5", "PyQt6", "PySide2", "pyqtgraph.opengl", "pyqtgraph.examples",
     "pyqtgraph.jupyter", "cupy", "h5py", "colorcet",
 ]

@@ -160,7 +160,20 @@ def offer_resume(window, path: Path) -> None:
 
 
 def run_autopilot(window, script: str) -> None:
-    """Follow the ``STRUGGLE_DESKTOP_AUTOPILOT`` instructions (see the module docstring)."""
+    """Follow the ``STRUGGLE_DESKTOP_AUTOPILOT`` instructions (see the module docstring). An
+    instruction that fails ends the program with exit code 1 and its error on stderr, so that
+    a test or a screenshot script waiting for it never hangs."""
+    from PySide6.QtWidgets import QApplication
+
+    try:
+        follow_autopilot(window, script)
+    except Exception as exc:  # noqa: BLE001 - reported, and the program ends
+        print(f"error: the autopilot failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        window.document.dirty = False
+        QApplication.exit(1)
+
+
+def follow_autopilot(window, script: str) -> None:
     from PySide6.QtWidgets import QApplication
 
     if hasattr(window, "set_speed"):

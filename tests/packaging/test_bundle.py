@@ -243,6 +243,32 @@ def test_the_commands_work_from_another_folder(installed, untouched, virtual_scr
     assert listing(installed.folder) == untouched
 
 
+def test_the_bundle_forecasts_and_branches(installed, untouched, virtual_screen):
+    """The features that start worker processes or replay part of a game, from the bundle:
+    the window's Forecast panel (its workers are the bundle's own executable, started
+    afresh), the command-line forecast with two workers, and branch."""
+    save = installed.elsewhere / "first.sgsave"
+    if not save.exists():
+        pytest.skip("needs the save the window test writes")
+    texts = installed.elsewhere / "forecast.json"
+    done = subprocess.run(
+        installed.command([str(installed.program), "open", str(save)]),
+        cwd=installed.elsewhere, capture_output=True, text=True, timeout=300,
+        env={**installed.env, "DISPLAY": virtual_screen,
+             "STRUGGLE_DESKTOP_AUTOPILOT": f"forecast=40;back=2;texts={texts};quit"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    shown = json.loads(texts.read_text())
+    assert "40 games" in shown["forecast"] and shown["timeline"].startswith("Action 2 of 4")
+    forecast = installed.run("forecast", str(save), "--games", "20", "--jobs", "2", "--json")
+    assert forecast.returncode == 0, forecast.stderr
+    result = json.loads(forecast.stdout)
+    assert result["completed"] == sum(result["outcomes"].values()) == 20
+    branched = installed.elsewhere / "branch.sgsave"
+    assert installed.run("branch", str(save), "--at", "2", "--out", str(branched)).returncode == 0
+    assert installed.run("verify", str(branched)).returncode == 0
+    assert listing(installed.folder) == untouched
+
+
 def test_a_double_click_on_a_save_opens_it(installed, untouched, virtual_screen):
     """What a file manager runs for a save: the hidden entry's Exec line with the file."""
     save = installed.elsewhere / "first.sgsave"
