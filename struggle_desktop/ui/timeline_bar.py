@@ -21,7 +21,10 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QSlider, QStyle, QToolBar, QT
 
 #: The bar's colour while the game is shown as it was.
 LOOKING_BACK_STYLE = ("#timeline-bar { background: #f3c969; } "
-                      "#timeline-bar QLabel { color: #3d2c00; }")
+                      "#timeline-bar QLabel { color: #3d2c00; } "
+                      "#timeline-present, #timeline-play-on { border: 1px solid #8a6d1f; "
+                      "border-radius: 3px; padding: 2px 8px; background: #fbe3a1; "
+                      "color: #3d2c00; }")
 
 
 class TimelineBar(QToolBar):

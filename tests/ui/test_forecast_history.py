@@ -51,8 +51,9 @@ def test_a_forecast_runs_beside_the_window_and_says_what_it_rests_on(struggle):
     assert [c for c in dock.fan_charts if c.isVisible()]
     assert multiprocessing.active_children() == []
     # The game moves on: the figures are said to be for an earlier moment.
+    n = struggle.document.history_length
     play(struggle, 1)
-    assert "moved on" in dock.note.text()
+    assert f"for action {n}; the moment on show is action {n + 1}" in dock.note.text()
 
 
 def test_cancel_stops_the_workers_at_once(struggle):

@@ -165,7 +165,7 @@ class ForecastDock(DockPanel):
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.RichText)
         outer.addWidget(self.note)
-        self.outcome_chart = plot_widget("Outcomes, % of games")
+        self.outcome_chart = plot_widget("Outcomes (%)")
         self.outcome_chart.showGrid(x=True, y=False, alpha=0.2)
         self.outcome_chart.setObjectName("forecast-outcomes")
         self.charts.addWidget(self.outcome_chart, 3)
@@ -286,8 +286,11 @@ class ForecastDock(DockPanel):
 
     def note_text(self) -> str:
         summary = next(s for s in self.summaries if s)
-        stale = ("<br><i>The game has moved on since: forecast again for the moment on "
-                 "show.</i>" if self.asked_at != self.position_key() else "")
+        stale = ""
+        if self.asked_at != self.position_key():
+            stale = (f"<br><i>These figures are for action {summary['from_action']}; the "
+                     f"moment on show is action {self.document.position}: forecast again for "
+                     f"it.</i>")
         stopped = " (stopped)" if any(s and s["cancelled"] for s in self.summaries) else ""
         games = " and ".join(str(s["games"]) for s in self.summaries if s)
         errors = sum(s["errors"] for s in self.summaries if s)
