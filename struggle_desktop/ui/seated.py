@@ -52,6 +52,15 @@ class SeatedWindow(GameWindow):
                     "program's.")
         return None
 
+    def forecast_refusal(self) -> str | None:
+        """A forecast's games are played with every side's hidden hand and plans as they
+        stand: between people at one table its odds would tell one what the other hides."""
+        if len(self.humans()) > 1:
+            return ("Several people play this game: a forecast plays on with every side's "
+                    "hidden hand and plans, so its figures would give away what the others "
+                    "hide. It is offered when every seat but one is the program's.")
+        return None
+
     def take_seat(self) -> None:
         """The player named by the hand-over screen has confirmed: show their view."""
         role = self.overlay.role

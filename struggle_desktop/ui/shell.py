@@ -248,7 +248,7 @@ class GameWindow(QMainWindow):
         from struggle_desktop.ui.docks.forecast import ForecastDock
         from struggle_desktop.ui.docks.history import HistoryDock
 
-        self.forecast_dock = ForecastDock(self.document, self)
+        self.forecast_dock = ForecastDock(self.document, self, refusal=self.forecast_refusal)
         self.history_dock = HistoryDock(self.document, self)
         log = getattr(self, "log_dock", None)
         for dock in (self.history_dock, self.forecast_dock):
@@ -337,6 +337,10 @@ class GameWindow(QMainWindow):
 
     def branch_refusal(self) -> str | None:
         """Why playing on from an earlier moment is not offered here (None: it is)."""
+        return None
+
+    def forecast_refusal(self) -> str | None:
+        """Why a forecast is not offered here (None: it is)."""
         return None
 
     def play_on_from_here(self) -> None:

@@ -239,3 +239,20 @@ def test_the_bar_comes_up_while_looking_back_and_stays_when_asked(window):
     window.act_step_back.trigger()
     window.act_present.trigger()
     assert not bar.isHidden()
+
+
+def test_no_forecast_between_people_who_hide_things_from_each_other(qtbot):
+    """A forecast plays on with every hidden hand as it stands: at a table of two people it
+    would tell one what the other hides. Against the program it is offered."""
+    maker = window_maker(qtbot, BattlesWindow)
+    make = next(maker)
+    win = make()
+    assert win.new_game("battles", "civil-war", 3,
+                        {"blue_player": "human", "red_player": "human"})
+    dock = win.forecast_dock
+    win.show_panel(dock)
+    assert not dock.run_button.isEnabled() and "Several people" in dock.note.text()
+    dock.start()
+    assert dock.done and dock.summaries == []
+    win.program.paused = True
+    next(maker, None)

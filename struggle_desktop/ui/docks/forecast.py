@@ -102,8 +102,10 @@ class ForecastDock(DockPanel):
     title = "Forecast"
     default_area = Qt.DockWidgetArea.BottomDockWidgetArea
 
-    def __init__(self, document, parent=None):
+    def __init__(self, document, parent=None, refusal=None):
         super().__init__(document, parent)
+        #: ``refusal()``: why the window does not offer a forecast now (None: it does).
+        self.refusal = refusal or (lambda: None)
         self.run: ForecastRun | None = None
         self.done = True                  # no forecast under way
         self.summaries: list = []
@@ -185,6 +187,10 @@ class ForecastDock(DockPanel):
         if doc.game.outcome(doc.state) is not None:
             self.note.setText("The game is over: there is nothing left to forecast.")
             return
+        refusal = self.refusal()
+        if refusal is not None:
+            self.note.setText(refusal)
+            return
         try:
             if self.compare.isChecked():
                 role = doc.state["pending"]["role"]
@@ -257,7 +263,9 @@ class ForecastDock(DockPanel):
         doc = self.document
         has_game = doc.session is not None
         running = self.running
-        self.run_button.setEnabled(has_game and not running)
+        refusal = self.refusal() if has_game else None
+        self.run_button.setEnabled(has_game and not running and refusal is None)
+        self.run_button.setToolTip(refusal or "Play the moment on show to the end, many times")
         self.cancel_button.setEnabled(running)
         self.games.setEnabled(not running)
         answers = doc.game.legal_actions(doc.state, doc.state["pending"]["role"]) \
@@ -281,8 +289,8 @@ class ForecastDock(DockPanel):
         if not running and self.summaries and any(self.summaries):
             self.note.setText(self.note_text())
         elif not running and not self.summaries:
-            self.note.setText("Plays the game from the moment on show to its end many times, "
-                              "every side played by the program's own player.")
+            self.note.setText(refusal or "Plays the game from the moment on show to its end "
+                              "many times, every side played by the program's own player.")
 
     def note_text(self) -> str:
         summary = next(s for s in self.summaries if s)
