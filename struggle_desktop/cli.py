@@ -225,10 +225,13 @@ def cmd_forecast(args: argparse.Namespace) -> int:
     on_results = (lambda futures: progress(len(futures), args.games)) if progress else None
     summary = forecasting.forecast(start, args.games, args.seed, jobs=args.jobs,
                                    on_results=on_results)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        print(format_forecast(summary))
+    return print_batch(summary, args.json, format_forecast)
+
+
+def print_batch(summary: dict, as_json: bool, words: Callable[[dict], str]) -> int:
+    """Print a batch's summary (one JSON object, or ``words(summary)``); exit code 1 if any
+    game of it failed."""
+    print(json.dumps(summary, indent=2) if as_json else words(summary))
     return EXIT_OK if summary["errors"] == 0 else EXIT_FAILED
 
 
@@ -278,11 +281,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     summary = simulate(game, args.scenario, args.games, args.seed, options, jobs=args.jobs,
                        log_dir=args.log_dir, progress=progress)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        print(format_summary(summary))
-    return EXIT_OK if summary["errors"] == 0 else EXIT_FAILED
+    return print_batch(summary, args.json, format_summary)
 
 
 def format_summary(s: dict) -> str:

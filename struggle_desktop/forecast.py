@@ -33,7 +33,7 @@ from struggle_desktop.engine.flow import UnkeptLog
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.simulate import (ERROR_SAMPLES, MAX_ACTIONS, PLAYER_STREAM, SimulationError,
-                                       game_seed, program_options, resolve_game)
+                                       check_batch, game_seed, program_options, resolve_game)
 
 #: Games per task handed to a worker: small, so that figures arrive early and often.
 CHUNK = 10
@@ -188,12 +188,7 @@ def forecast(start: Start, games: int, seed: int = 1, jobs: int = 1,
     far (in game order) each time more finish; ``cancelled()`` is asked between chunks and stops
     the forecast (the summary then says ``"cancelled": true``). ``context`` is the
     multiprocessing context of the workers (the window uses ``spawn``: it runs threads)."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise BadOption(f"the number of games must be at least 1, not {games!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise BadOption(f"the number of jobs must be at least 1, not {jobs!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise BadOption(f"the seed must be a whole number, not {seed!r}")
+    check_batch(games, jobs, seed)
     game = resolve_game(start.game_id)
     if game.outcome(start.state) is not None:
         raise BadOption("the game is over: there is nothing left to forecast")

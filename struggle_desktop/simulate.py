@@ -110,6 +110,16 @@ def check_request(game: Any, scenario: str, options: dict[str, Any], policy: str
     check_setup(game, scenario, program_options(game, options))
 
 
+def check_batch(games: Any, jobs: Any, seed: Any) -> None:
+    """The numbers of a batch of games (simulate, forecast), or BadOption naming the wrong one."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise BadOption(f"the number of games must be at least 1, not {games!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise BadOption(f"the number of jobs must be at least 1, not {jobs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadOption(f"the seed must be a whole number, not {seed!r}")
+
+
 def _tracks(game: Any, state: dict) -> dict:
     tracks = getattr(game, "tracks", None)
     return dict(tracks(state)) if tracks is not None else {}
@@ -259,12 +269,7 @@ def simulate(game: Any, scenario: str, games: int, seed: int,
     """
     game = resolve_game(game)
     scenario = str(scenario)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise BadOption(f"the number of games must be at least 1, not {games!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise BadOption(f"the number of jobs must be at least 1, not {jobs!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise BadOption(f"the seed must be a whole number, not {seed!r}")
+    check_batch(games, jobs, seed)
     game_options, policy = split_options(options)
     check_request(game, scenario, game_options, policy)
     log_path = str(log_dir) if log_dir is not None else None
