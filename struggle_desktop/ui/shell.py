@@ -355,17 +355,19 @@ class GameWindow(QMainWindow):
             QMessageBox.information(self, "Play on from here", refusal)
             return
         dropped = doc.history_length - doc.position
+        later = ("the later action is" if dropped == 1 else f"the {dropped} later actions are")
         box = QMessageBox(QMessageBox.Icon.Question, "Play on from here",
                           f"Play on from action {doc.position}, as the game was then?", parent=self)
-        box.setInformativeText(
-            f"As a new game, this game stays as it is. In place of this game, the {dropped} "
-            f"later action{'s' if dropped != 1 else ''} are dropped for good.")
+        box.setInformativeText(f"As a new game, this game stays as it is. In place of this "
+                               f"game, {later} dropped for good.")
         as_new = box.addButton("As a &New Game…", QMessageBox.ButtonRole.AcceptRole)
         in_place = box.addButton("&In Place of This Game", QMessageBox.ButtonRole.DestructiveRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(as_new)
         box.exec()
         if box.clickedButton() is as_new:
+            if not self.maybe_keep_changes():
+                return
             path = self.ask_save_path("Save the game to play on from")
             if path is not None:
                 self.play_on_in(path)
@@ -376,6 +378,12 @@ class GameWindow(QMainWindow):
         """Play on from the moment on show: as the game saved in ``new_path``, or (None) in
         place of this game, which loses the actions that followed."""
         doc = self.document
+        if (new_path is not None and doc.path is not None and Path(new_path).exists()
+                and Path(new_path).resolve() == doc.path.resolve()):
+            QMessageBox.warning(self, "Play on from here",
+                                f"{Path(new_path).name} holds the game you are playing: choose "
+                                "another file for the new one (or play on in place of this game).")
+            return False
         branched = doc.branch_here()
         dropped = doc.history_length - doc.position
         if new_path is not None:

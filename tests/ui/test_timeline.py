@@ -256,3 +256,18 @@ def test_no_forecast_between_people_who_hide_things_from_each_other(qtbot):
     assert dock.done and dock.summaries == []
     win.program.paused = True
     next(maker, None)
+
+
+def test_a_new_game_is_never_written_over_the_game_being_played(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warned.append(text))
+    doc = window.document
+    path = tmp_path / "game.sgsave"
+    assert window._save_to(path)
+    original = path.read_bytes()
+    window.look_at(3)
+    assert not window.play_on_in(path)
+    assert warned and "holds the game you are playing" in warned[0]
+    assert path.read_bytes() == original and doc.looking_back
