@@ -761,6 +761,9 @@ class GameWindow(QMainWindow):
             event.ignore()
             return
         self.before_close()
+        self.forecast_dock.cancel()          # its workers stop with the window
+        if self.timeline_bar.shown_for_looking_back:
+            self.timeline_bar.hide()         # the layout kept is the one the player chose
         self.save_layout()
         self.settings.setValue("session/clean_exit", True)
         self.settings.sync()

@@ -225,9 +225,10 @@ class ForecastDock(DockPanel):
         return not self.done
 
     def cancel(self) -> None:
-        if self.run is not None:
+        if self.run is not None and not self.done:
             self.run.cancel()
-            self.note.setText("Stopping…")
+            if self.widget_built:
+                self.note.setText("Stopping…")
 
     def wait(self, seconds: float = 60) -> bool:
         """Wait (handling events) until the forecast ends; False on time out (tests)."""
