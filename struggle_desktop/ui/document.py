@@ -512,10 +512,15 @@ class GameDocument(QObject):
     def timeline(self) -> Timeline:
         """The game's timeline, brought up to date with the game as it is now."""
         present = self.present
-        if self._timeline is None:
-            self._timeline = Timeline.of(present)
-        else:
-            self._timeline.follow(present.actions)
+        try:
+            if self._timeline is None:
+                self._timeline = Timeline.of(present)
+            else:
+                self._timeline.follow(present.actions)
+        except Exception as exc:  # noqa: BLE001 - a game kept from its snapshot may not replay
+            self._timeline = None
+            raise StruggleError("the game's history does not replay with these rules "
+                                f"({type(exc).__name__}), so it cannot be shown") from None
         return self._timeline
 
     def look_at(self, k: int) -> None:
