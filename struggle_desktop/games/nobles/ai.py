@@ -66,6 +66,20 @@ def decide(game, view: dict, role: str, rng) -> tuple[dict, str]:
     return Player(game, view, role, rng).decide()
 
 
+def level_of(options: dict, role: str) -> str:
+    """The level (NH-AI-14) the program plays house ``role`` at: its seat's own, when the
+    options give levels seat by seat, else every program house's.
+
+    >>> level_of({"ai_difficulty": "easy"}, "B"), level_of({"levels": ["hard", "easy"]}, "A")
+    ('easy', 'hard')
+    """
+    levels = options.get("levels") or []
+    index = ord(role) - ord("A") if isinstance(role, str) and len(role) == 1 else -1
+    if 0 <= index < len(levels):
+        return levels[index]
+    return options.get("ai_difficulty") or "normal"
+
+
 # ------------------------------------------------------------------------------ map cache
 _MOVERS: dict[tuple, Callable[[Hex], dict[Hex, int]]] = {}
 
@@ -106,8 +120,7 @@ class Player:
         self.ctx = Ctx(view, RULES.procedures, game.data)
         self.p = game.data["ai"]
         presets = self.p["difficulty"]
-        self.preset = presets.get(view["options"].get("ai_difficulty") or "normal",
-                                  presets["normal"])
+        self.preset = presets.get(level_of(view["options"], role), presets["normal"])
         self.legal = view["legal_actions"]
         self.pending = view["pending"] or {}
         self.units: dict[str, dict] = view["units"]

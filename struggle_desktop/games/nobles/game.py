@@ -31,6 +31,8 @@ RULES_VERSION = "nh-rules-1"
 ROLES = ("A", "B", "C", "D")
 PLAYERS = ("human", "ai")
 DIFFICULTIES = ("easy", "normal", "hard")
+#: A seat's level that follows ``ai_difficulty`` (every program house's level).
+SAME_LEVEL = "same"
 TERRAIN = ("obstacles", "jump_stations", "empty_systems", "stargate_pairs")
 
 
@@ -103,6 +105,12 @@ class NoblesGame(FlowGame):
         opts["ai_difficulty"] = {"type": "choice", "default": sc["ai_difficulty"]["default"],
                                  "choices": list(DIFFICULTIES), "rule": "NH-AI-14",
                                  "help": "how well the program houses play"}
+        for i, letter in enumerate(ROLES):
+            opts[f"level{i + 1}"] = {
+                "type": "choice", "default": SAME_LEVEL,
+                "choices": [SAME_LEVEL, *DIFFICULTIES], "rule": "NH-AI-14",
+                "help": f"how well the program plays house {letter} (seat {i + 1}), if it "
+                        f"does; {SAME_LEVEL}: as ai_difficulty says"}
         size = sc["map_size"]
         for key in ("width", "height"):
             opts[key] = {"type": "int", "default": size["default"][0 if key == "width" else 1],
@@ -148,6 +156,12 @@ class NoblesGame(FlowGame):
             "ai_difficulty": values["ai_difficulty"],
             "map_size": [values["width"], values["height"]],
         }
+        levels = [values["ai_difficulty"] if values[f"level{i + 1}"] == SAME_LEVEL
+                  else values[f"level{i + 1}"] for i in range(houses)]
+        if any(level != values["ai_difficulty"] for level in levels):
+            # Only then: a game with every program house at one level stores what it always
+            # stored, so its saves and digests stay as they were.
+            stored["levels"] = levels
         try:
             stored["terrain"] = check_settings({k: values[k] for k in TERRAIN})
         except ValueError as exc:
