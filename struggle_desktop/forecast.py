@@ -133,12 +133,19 @@ def play_on(game: Any, start: Start, seed: int, k: int) -> Future:
     player_rng = Rng.from_seed(gseed, stream=PLAYER_STREAM)
     tracks = getattr(game, "tracks", None)
     future = Future(k, False, None, "")
+
+    def take(role: str, action: dict) -> None:
+        """One action; the tracks as a new turn begins."""
+        session.perform(role, action, copy=False)
+        turn = turn_of(session.state)
+        if tracks is not None and turn not in future.turns:
+            future.turns[turn] = flat_tracks(tracks(session.state))
+
     try:
-        turn = turn_of(state)
         if tracks is not None:
-            future.turns[turn] = flat_tracks(tracks(state))
+            future.turns[turn_of(state)] = flat_tracks(tracks(state))
         if start.first is not None:
-            session.perform(start.first["role"], start.first["action"], copy=False)
+            take(start.first["role"], start.first["action"])
         for _ in range(MAX_ACTIONS):
             if game.outcome(session.state) is not None:
                 break
@@ -146,16 +153,13 @@ def play_on(game: Any, start: Start, seed: int, k: int) -> Future:
             if pending is None:
                 raise SimulationError("dead end: no outcome and no decision waiting")
             role = pending["role"]
-            session.perform(role, session.choose(role, start.policy, player_rng), copy=False)
-            if tracks is not None and turn_of(session.state) != turn:
-                turn = turn_of(session.state)
-                future.turns[turn] = flat_tracks(tracks(session.state))
+            take(role, session.choose(role, start.policy, player_rng))
         else:
             raise SimulationError(f"runaway game: more than {MAX_ACTIONS} actions")
         outcome = game.outcome(session.state) or {}
         future.completed, future.result = True, str(outcome.get("result"))
         if tracks is not None:       # the final position counts for the turn it ended in
-            future.turns[turn] = flat_tracks(tracks(session.state))
+            future.turns[turn_of(session.state)] = flat_tracks(tracks(session.state))
         future.digest = game.digest(session.state)
     except Exception as exc:  # noqa: BLE001 - a failing game is a result, not a crash
         future.error = f"game {k}: {type(exc).__name__}: {exc}".replace("\n", " ")
