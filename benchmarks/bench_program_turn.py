@@ -77,11 +77,12 @@ def main() -> int:
     args = parser.parse_args()
     from PySide6.QtCore import QCoreApplication
 
-    app = QCoreApplication.instance() or QCoreApplication([])  # noqa: F841 (documents are QObjects)
+    app = QCoreApplication.instance() or QCoreApplication([])   # documents are QObjects
     with tempfile.TemporaryDirectory() as home:
         os.environ["STRUGGLE_DESKTOP_HOME"] = home
         nobles(args.turns)
         struggle_hint()
+    app.processEvents()
     return 0
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -30,19 +29,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
-APP_ID = "io.github.struggledesktop.StruggleDesktop"
+sys.path[:0] = [str(ROOT), str(PACKAGING)]
+from bundle_contents import APP_ID  # noqa: E402
+
+from struggle_desktop import __version__  # noqa: E402
+
 SPECS = {"Linux": PACKAGING / "linux" / "struggle-desktop.spec",
          "Windows": PACKAGING / "windows" / "struggle-desktop.spec",
          "Darwin": PACKAGING / "macos" / "struggle-desktop.spec"}
-
-
-def version() -> str:
-    """The program's version, read from the one place it is written."""
-    text = (ROOT / "struggle_desktop" / "__init__.py").read_text(encoding="utf-8")
-    match = re.search(r'^__version__ = "([^"]+)"', text, re.MULTILINE)
-    if match is None:
-        raise SystemExit("error: no __version__ in struggle_desktop/__init__.py")
-    return match.group(1)
 
 
 def run_pyinstaller(spec: Path, dist: Path, work: Path) -> None:
@@ -56,7 +50,7 @@ def run_pyinstaller(spec: Path, dist: Path, work: Path) -> None:
 def linux_tarball(dist: Path) -> Path:
     """Pack the bundle with what ``install.sh`` puts in place, under one top folder."""
     arch = platform.machine() or "unknown"
-    name = f"struggle-desktop-{version()}-linux-{arch}"
+    name = f"struggle-desktop-{__version__}-linux-{arch}"
     linux = PACKAGING / "linux"
     share = [
         (linux / f"{APP_ID}.desktop", f"share/applications/{APP_ID}.desktop"),

@@ -33,7 +33,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MASTER = ROOT / "assets" / "icons" / "struggle-desktop.svg"
-APP_ID = "io.github.struggledesktop.StruggleDesktop"
+sys.path.insert(0, str(ROOT / "packaging"))
+from bundle_contents import APP_ID  # noqa: E402
+
 THEME = ROOT / "packaging" / "linux" / "icons" / "hicolor"
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 WINDOWS_ICON = ROOT / "packaging" / "windows" / "struggle-desktop.ico"

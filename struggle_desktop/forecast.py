@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -236,18 +237,17 @@ def forecast(start: Start, games: int, seed: int = 1, jobs: int = 1,
 
 
 # ------------------------------------------------------------------------------ figures
-def percentile(ordered: list[float], q: float) -> float:
-    """The ``q`` quantile (0-1) of sorted values, interpolated between neighbours.
+def deciles(values: list[float]) -> tuple[float, float, float]:
+    """The 10th, 50th and 90th percentiles, interpolated between neighbours (the standard
+    library's inclusive method).
 
-    >>> percentile([1, 2, 3, 4], 0.5), percentile([5], 0.9)
-    (2.5, 5)
+    >>> deciles([1, 2, 3, 4]), deciles([5])
+    ((1.3, 2.5, 3.7), (5, 5, 5))
     """
-    position = (len(ordered) - 1) * q
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    if low == high:
-        return ordered[low]
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    cuts = statistics.quantiles(values, n=10, method="inclusive")
+    return cuts[0], cuts[4], cuts[8]
 
 
 def share_interval(count: int, total: int) -> tuple[float, float]:
@@ -281,11 +281,12 @@ def turn_figures(futures: list[Future]) -> list[dict]:
                 continue
             for name, value in future.turns[max(known)].items():
                 values.setdefault(name, []).append(value)
-        rows.append({"turn": turn, "tracks": {
-            name: {"mean": round(sum(v) / len(v), 4),
-                   "p10": percentile(sorted(v), 0.1), "p50": percentile(sorted(v), 0.5),
-                   "p90": percentile(sorted(v), 0.9)}
-            for name, v in sorted(values.items())}})
+        tracks = {}
+        for name, v in sorted(values.items()):
+            p10, p50, p90 = deciles(v)
+            tracks[name] = {"mean": round(sum(v) / len(v), 4), "p10": p10, "p50": p50,
+                            "p90": p90}
+        rows.append({"turn": turn, "tracks": tracks})
     return rows
 
 

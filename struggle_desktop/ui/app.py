@@ -78,7 +78,10 @@ def main(args) -> int:
     # and Open switch screens when the player picks another game.
     window = window_class(getattr(args, "game_id", None) or "struggle")(settings=settings)
     mark_running(settings)
-    listen_for_opened_files(app)
+    if sys.platform == "darwin":
+        # Only macOS hands files over as FileOpen events; elsewhere the filter would only
+        # see every event of the program go by.
+        listen_for_opened_files(app)
     window.show()
     command = getattr(args, "command", None)
     if command == "play":

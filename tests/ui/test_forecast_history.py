@@ -117,3 +117,23 @@ def test_a_game_without_turn_tracks_says_so(qtbot):
     assert "no tracks" in win.history_dock.note.text()
     assert not win.history_dock.export_button.isEnabled()
     next(maker, None)
+
+
+def test_closing_the_window_stops_its_forecast(qtbot):
+    maker = window_maker(qtbot, MainWindow)
+    make = next(maker)
+    win = make()
+    assert win.new_game("struggle", "1", 3, {})
+    play(win, 10)
+    dock = win.forecast_dock
+    win.show_panel(dock)
+    dock.games.setValue(3000)
+    dock.start()
+    while not dock.summaries or not dock.summaries[0]:
+        dock.wait(0.05)
+    win.document.dirty = False
+    win.close()
+    assert dock.wait(60)
+    assert dock.summaries[0]["cancelled"] and dock.summaries[0]["games"] < 3000
+    assert multiprocessing.active_children() == []
+    next(maker, None)
