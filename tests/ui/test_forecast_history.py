@@ -56,13 +56,19 @@ def test_a_forecast_runs_beside_the_window_and_says_what_it_rests_on(struggle):
     assert f"for action {n}; the moment on show is action {n + 1}" in dock.note.text()
 
 
-def test_cancel_stops_the_workers_at_once(struggle):
-    dock = struggle.forecast_dock
-    struggle.show_panel(dock)
+def long_forecast_under_way(window):
+    """A 3000-game forecast started in ``window``, once its first figures are in."""
+    dock = window.forecast_dock
+    window.show_panel(dock)
     dock.games.setValue(3000)
     dock.start()
     while not dock.summaries or not dock.summaries[0]:
         dock.wait(0.05)
+    return dock
+
+
+def test_cancel_stops_the_workers_at_once(struggle):
+    dock = long_forecast_under_way(struggle)
     dock.cancel_button.click()
     assert dock.wait(60)
     (summary,) = dock.summaries
@@ -119,21 +125,10 @@ def test_a_game_without_turn_tracks_says_so(qtbot):
     next(maker, None)
 
 
-def test_closing_the_window_stops_its_forecast(qtbot):
-    maker = window_maker(qtbot, MainWindow)
-    make = next(maker)
-    win = make()
-    assert win.new_game("struggle", "1", 3, {})
-    play(win, 10)
-    dock = win.forecast_dock
-    win.show_panel(dock)
-    dock.games.setValue(3000)
-    dock.start()
-    while not dock.summaries or not dock.summaries[0]:
-        dock.wait(0.05)
-    win.document.dirty = False
-    win.close()
+def test_closing_the_window_stops_its_forecast(struggle):
+    dock = long_forecast_under_way(struggle)
+    struggle.document.dirty = False
+    struggle.close()
     assert dock.wait(60)
     assert dock.summaries[0]["cancelled"] and dock.summaries[0]["games"] < 3000
     assert multiprocessing.active_children() == []
-    next(maker, None)
