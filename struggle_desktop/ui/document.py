@@ -417,6 +417,12 @@ class GameDocument(QObject):
                              "undoing it would let you roll again")
         before.redo_action = action
         self._undo.append(before)
+        if before.chance:
+            # Undo never goes past an action that involved chance (undo_reason), so the
+            # records beneath this one can never be restored. Dropping them keeps a long
+            # game's memory flat: each record holds a whole position with its log, and
+            # thousands of them made the collector pause the window for seconds.
+            del self._undo[:-1]
         self._redo.clear()
         self._board = None
         self._shown = None

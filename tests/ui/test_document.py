@@ -161,3 +161,18 @@ def test_where_play_stops_is_worked_out_on_a_copy(doc):
     doc.perform(done)
     assert (stop["turn"], stop["phase"]) == (doc.board["turn"], doc.board["phase"])
     assert stop["over"] is False and doc.board["prompt"] is not None
+
+
+def test_undo_keeps_no_position_it_could_never_restore(qapp):
+    """Undo stops at an action that involved chance, so the positions before it can never come
+    back: the document drops them instead of holding a whole position per action (thousands
+    in a long game, which made the collector stall the window for seconds)."""
+    document = GameDocument(autosave=False)
+    document.new_game("nobles", "standard", 3, {"houses": 2, "seat1": "human", "seat2": "ai"})
+    for _ in range(300):
+        role = document.waiting_role
+        assert document.perform(document.program_action("bot"), role).ok
+    kept = document._undo
+    assert len(kept) < 300
+    assert not any(record.chance for record in kept[1:])
+    assert kept[0].chance, "the oldest position kept is the one undo stops at"
