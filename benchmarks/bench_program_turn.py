@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How long the program's players keep the window waiting (issue 19's budgets).
 
-    python benchmarks/bench_program_turn.py [--turns 6]
+    python benchmarks/bench_program_turn.py [--turns 6] [--level normal|easy|hard] [--skip-hint]
 
 * Noble Houses: a game of 4 houses, house A a person's seat played here by the program too, in
   the window's document (``GameDocument.perform`` with ``program_action``, the path the
@@ -30,11 +30,12 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def nobles(turns: int) -> None:
+def nobles(turns: int, level: str) -> None:
     from struggle_desktop.ui.document import GameDocument
 
     document = GameDocument(autosave=False)
-    options = {"houses": 4, "seat1": "human", "seat2": "ai", "seat3": "ai", "seat4": "ai"}
+    options = {"houses": 4, "seat1": "human", "seat2": "ai", "seat3": "ai", "seat4": "ai",
+               "ai_difficulty": level}
     document.new_game("nobles", "standard", 5, options)
     per_turn: dict[tuple, list[float]] = {}
     while document.state.get("turn", 0) <= turns and document.waiting_role is not None:
@@ -48,7 +49,7 @@ def nobles(turns: int) -> None:
     longest = [max(v) for v in per_turn.values()]
     actions = [len(v) for v in per_turn.values()]
     print(f"Noble Houses, 4 houses, {len(per_turn)} program-house turns "
-          f"(turns 1-{turns}, ai_difficulty=normal):")
+          f"(turns 1-{turns}, ai_difficulty={level}):")
     print(f"  computing per turn: median {statistics.median(totals):.2f} s, "
           f"worst {max(totals):.2f} s ({statistics.median(actions):.0f} actions a turn)")
     print(f"  longest single action: median {1000 * statistics.median(longest):.0f} ms, "
@@ -74,14 +75,17 @@ def struggle_hint() -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=6)
+    parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
+    parser.add_argument("--skip-hint", action="store_true", help="Noble Houses only")
     args = parser.parse_args()
     from PySide6.QtCore import QCoreApplication
 
     app = QCoreApplication.instance() or QCoreApplication([])   # documents are QObjects
     with tempfile.TemporaryDirectory() as home:
         os.environ["STRUGGLE_DESKTOP_HOME"] = home
-        nobles(args.turns)
-        struggle_hint()
+        nobles(args.turns, args.level)
+        if not args.skip_hint:
+            struggle_hint()
     app.processEvents()
     return 0
 

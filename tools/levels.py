@@ -3,11 +3,17 @@
 for the tables of docs/balance.md.
 
     python tools/levels.py --games 200 --jobs 2 [--pairs hard:normal,normal:easy]
+    python tools/levels.py --fights 100 --houses 4 --level hard --jobs 2
 
 For a pair ``X:Y`` it plays ``games / 2`` games with house A at level X and house B at level Y,
 then as many with the levels swapped (the same seeds), every seat the program's, and counts
 the winner's level. A game's ``result`` names the winning house first (``A``, ``A-turn-limit``:
 the richer house when the turn limit ends the game); anything else is a draw.
+
+``--fights N`` plays N games with every house at one level instead and reads each game's log:
+the worlds taken from another house by armies (NH-CTRL-2), those taken by Diplomacy
+(NH-CTRL-3), the houses eliminated (NH-VIC-3) and how the game ended, then prints their
+distribution over the games.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from struggle_desktop.simulate import simulate  # noqa: E402
+from struggle_desktop.engine.session import Session  # noqa: E402
+from struggle_desktop.games import get_game  # noqa: E402
+from struggle_desktop.simulate import drive, game_seed, program_options, simulate  # noqa: E402
 
 
 def winner(result: str) -> str | None:
@@ -49,13 +57,89 @@ def pair(first: str, second: str, games: int, seed: int, jobs: int) -> dict:
             "seconds": seconds}
 
 
+#: What ``--fights`` counts in each game's log, and its row in the table.
+FIGHT_ROWS = {"taken": "worlds taken from another house by arms (NH-CTRL-2)",
+              "homeworlds": "of them homeworlds",
+              "diplomacy": "worlds taken by Diplomacy (NH-CTRL-3)",
+              "battles": "battles fought to a win (NH-BAT-11)",
+              "nukes": "nukes launched (NH-NUK-3)",
+              "intrigue": "allies won by Intrigue (NH-NOB-15)",
+              "eliminated": "houses eliminated (NH-VIC-3)",
+              "turns": "turns played"}
+
+
+def fight_counts(args: tuple[int, int, str, int]) -> dict:
+    """One game of ``houses`` houses, all at ``level``: what its log says of the fighting."""
+    seed, k, level, houses = args
+    game = get_game("nobles")
+    gseed = game_seed(seed, k)
+    session = Session.new(game, "standard", gseed, program_options(
+        game, {"houses": houses, "ai_difficulty": level}), record_digests=False)
+    drive(game, session, "bot", gseed)
+    counts = dict.fromkeys(FIGHT_ROWS, 0)
+    homeworlds = {name for name, world in game.data.worlds.items() if world.homeworld}
+    for entry in session.state["log"]:
+        rule, text = entry.get("rule"), str(entry.get("text", ""))
+        if rule == "NH-CTRL-2" and " from " in text:
+            counts["taken"] += 1
+            counts["homeworlds"] += any(ref in homeworlds for ref in entry.get("refs", ()))
+        elif rule == "NH-CTRL-3":
+            counts["diplomacy"] += 1
+        elif rule == "NH-BAT-11" and " wins the battle" in text:
+            counts["battles"] += 1
+        elif rule == "NH-NUK-3" and " is launched" in text:
+            counts["nukes"] += 1
+        elif rule == "NH-NOB-15" and "Intrigue succeeds" in text:
+            counts["intrigue"] += 1
+        elif rule == "NH-VIC-3" and "no world and no army" in text:
+            counts["eliminated"] += 1
+    outcome = game.outcome(session.state) or {}
+    return dict(counts, how=outcome.get("how"), turns=outcome.get("turn"))
+
+
+def fights(games: int, houses: int, level: str, seed: int, jobs: int) -> list[dict]:
+    """``fight_counts`` of games 0..games-1 of ``seed``."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    work = [(seed, k, level, houses) for k in range(games)]
+    if jobs <= 1:
+        return [fight_counts(w) for w in work]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(fight_counts, work, chunksize=4))
+
+
+def print_fights(found: list[dict], houses: int, level: str) -> None:
+    games = len(found)
+    fighting = sum(1 for f in found if f["eliminated"] or f["taken"] >= f["turns"] / 3)
+    print(f"{games} games, {houses} houses at {level}: {fighting} ({100 * fighting / games:.0f} %)"
+          f" saw a house eliminated or a world taken by arms every 3 turns or more often")
+    print("| per game | min | 10th | median | 90th | max | mean |")
+    print("|---|---|---|---|---|---|---|")
+    for key, label in FIGHT_ROWS.items():
+        values = sorted(f[key] for f in found)
+        tenth, median, ninetieth = (values[int(q * (games - 1))] for q in (0.1, 0.5, 0.9))
+        print(f"| {label} | {values[0]} | {tenth} | {median} | {ninetieth} | {values[-1]} | "
+              f"{sum(values) / games:.1f} |")
+    ends: dict[str, int] = {}
+    for f in found:
+        ends[f["how"]] = ends.get(f["how"], 0) + 1
+    print("ended by: " + ", ".join(f"{how} {n}" for how, n in sorted(ends.items())))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--pairs", default="hard:normal,normal:easy")
+    parser.add_argument("--fights", type=int, default=0, metavar="N")
+    parser.add_argument("--houses", type=int, default=4)
+    parser.add_argument("--level", default="hard")
     args = parser.parse_args()
+    if args.fights:
+        print_fights(fights(args.fights, args.houses, args.level, args.seed, args.jobs),
+                     args.houses, args.level)
+        return 0
     print("| levels | games | first wins | second wins | draws | first's share |")
     print("|---|---|---|---|---|---|")
     for text in args.pairs.split(","):

@@ -31,6 +31,10 @@ other house with armies there; the Noble and the nuke of NH-AI-9 count towards t
 any-kind ally uses act after the Nobles; with no enemy army in the hex the nukes go at the
 fullest ship.
 
+The *hard* preset goes further than section 20 (NH-AI-14 leaves a level's strength open): its
+player is ``campaign.CampaignPlayer``, a subclass that garrisons leanly, stages armies towards
+the front and sends ships to waiting armies; ``player_for`` picks the class by the preset.
+
 ``decide`` also returns the rule that chose the action (``fallback`` for a prompt kind this
 module does not know, answered with its first legal action); the tests use it.
 """
@@ -63,7 +67,19 @@ def choose(game, view: dict, role: str, rng) -> dict:
 
 def decide(game, view: dict, role: str, rng) -> tuple[dict, str]:
     """(action, rule ID that chose it). The action is always one of the view's legal ones."""
-    return Player(game, view, role, rng).decide()
+    return player_for(game, view, role, rng).decide()
+
+
+def player_for(game, view: dict, role: str, rng) -> "Player":
+    """The player of ``role``'s level: section 20's, or the hard preset's campaign
+    (campaign.py) when the preset asks for it."""
+    presets = game.data["ai"]["difficulty"]
+    preset = presets.get(level_of(view["options"], role), presets["normal"])
+    if preset.get("campaign"):
+        from struggle_desktop.games.nobles.campaign import CampaignPlayer
+
+        return CampaignPlayer(game, view, role, rng)
+    return Player(game, view, role, rng)
 
 
 def level_of(options: dict, role: str) -> str:
