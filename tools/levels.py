@@ -4,6 +4,7 @@ for the tables of docs/balance.md.
 
     python tools/levels.py --games 200 --jobs 2 [--pairs hard:normal,normal:easy]
     python tools/levels.py --fights 100 --houses 4 --level hard --jobs 2
+    python tools/levels.py --battles 100 --jobs 2 [--seeds 11,12] [--scenario civil-war]
 
 For a pair ``X:Y`` it plays ``games / 2`` games with house A at level X and house B at level Y,
 then as many with the levels swapped (the same seeds), every seat the program's, and counts
@@ -14,6 +15,10 @@ the richer house when the turn limit ends the game); anything else is a draw.
 the worlds taken from another house by armies (NH-CTRL-2), those taken by Diplomacy
 (NH-CTRL-3), the houses eliminated (NH-VIC-3) and how the game ended, then prints their
 distribution over the games.
+
+``--battles N`` is for Battles for the Galactic Empire: for each seed, N games with the
+stronger level (policy ``strong``) as Blue against the baseline, N with it as Red, and N of the
+baseline against itself on the same set-ups; it prints each side's wins by level.
 """
 
 from __future__ import annotations
@@ -126,6 +131,41 @@ def print_fights(found: list[dict], houses: int, level: str) -> None:
     print("ended by: " + ", ".join(f"{how} {n}" for how, n in sorted(ends.items())))
 
 
+def battles(games: int, seeds: list[int], scenario: str, jobs: int) -> list[dict]:
+    """Per side: its wins over ``games`` games a seed when the baseline plays it and when the
+    stronger level does (the other side always the baseline's)."""
+    rows = []
+    baseline = {seed: simulate("battles", scenario, games, seed, {"policy": "bot"}, jobs=jobs)
+                for seed in seeds}
+    for side in ("blue", "red"):
+        row = {"side": side, "games": games * len(seeds), "baseline": 0, "strong": 0,
+               "errors": 0, "seconds": 0.0}
+        for seed in seeds:
+            strong = simulate("battles", scenario, games, seed, {"policy": f"strong-{side}"},
+                              jobs=jobs)
+            row["baseline"] += baseline[seed]["outcomes"].get(side, 0)
+            row["strong"] += strong["outcomes"].get(side, 0)
+            row["errors"] += strong["errors"] + baseline[seed]["errors"]
+            row["seconds"] += strong["seconds"]
+        rows.append(row)
+    return rows
+
+
+def print_battles(rows: list[dict], scenario: str, seeds: list[int]) -> None:
+    print(f"Battles, {scenario}, seeds {', '.join(map(str, seeds))}: each side's wins against "
+          "the baseline")
+    print("| side | games | wins, the baseline playing it | wins, the stronger level playing it | "
+          "difference | errors |")
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        n = row["games"]
+        print(f"| {row['side'].capitalize()} | {n} | {row['baseline']} "
+              f"({100 * row['baseline'] / n:.1f} %) | {row['strong']} "
+              f"({100 * row['strong'] / n:.1f} %) | "
+              f"{100 * (row['strong'] - row['baseline']) / n:+.1f} points | "
+              f"{row['errors']} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -135,7 +175,15 @@ def main() -> int:
     parser.add_argument("--fights", type=int, default=0, metavar="N")
     parser.add_argument("--houses", type=int, default=4)
     parser.add_argument("--level", default="hard")
+    parser.add_argument("--battles", type=int, default=0, metavar="N")
+    parser.add_argument("--seeds", default="11,12")
+    parser.add_argument("--scenario", default="civil-war")
     args = parser.parse_args()
+    if args.battles:
+        seeds = [int(x) for x in args.seeds.split(",")]
+        print_battles(battles(args.battles, seeds, args.scenario, args.jobs), args.scenario,
+                      seeds)
+        return 0
     if args.fights:
         print_fights(fights(args.fights, args.houses, args.level, args.seed, args.jobs),
                      args.houses, args.level)
