@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
+from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.errors import RunawayError
 from struggle_desktop.engine.rng import Rng
 
@@ -30,6 +31,30 @@ Procedure = Callable[["Context", dict], None]
 
 #: No legal game needs more automated steps between two decisions; more means a loop.
 MAX_STEPS_PER_RUN = 500_000
+
+
+def clone_state(state: dict) -> dict:
+    """A copy of ``state`` to build the next position on: everything is copied deeply except
+    the log's entries, which the copy shares with the original.
+
+    An entry is complete once the step that wrote it ends: rules add to an entry only as they
+    log it, and nothing changes it later (tests/engine/test_clone_state.py watches this in
+    every game). So a position and the next may hold the same entries, and copying them was
+    most of an action's cost late in a long game (a 2,800-entry log: 20 ms of 21).
+
+    >>> state = {"log": [{"text": "a"}], "units": {"u": {"hex": [1, 2]}}}
+    >>> new = clone_state(state)
+    >>> new["units"]["u"]["hex"].append(3); state["units"]["u"]["hex"]
+    [1, 2]
+    >>> new["log"].append({"text": "b"}); len(state["log"]), new["log"][0] is state["log"][0]
+    (1, True)
+    """
+    log = state.get("log")
+    if not isinstance(log, list):
+        return clone(state)
+    copied = clone({key: value for key, value in state.items() if key != "log"})
+    shared = UnkeptLog() if isinstance(log, UnkeptLog) else list(log)
+    return {key: shared if key == "log" else copied[key] for key in state}
 
 
 class UnkeptLog(list):

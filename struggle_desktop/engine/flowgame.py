@@ -26,9 +26,9 @@ import importlib
 from typing import Any
 
 from struggle_desktop.engine.actions import copy_action
-from struggle_desktop.engine.canonical import clone, digest
+from struggle_desktop.engine.canonical import digest
 from struggle_desktop.engine.errors import IllegalAction
-from struggle_desktop.engine.flow import answer, run
+from struggle_desktop.engine.flow import answer, clone_state, run
 from struggle_desktop.engine.registry import RulesRegistry
 
 
@@ -126,7 +126,7 @@ class FlowGame:
         reason = self.check_action(state, role, action, cache=cache)
         if reason is not None:
             raise IllegalAction(reason)
-        new = clone(state) if copy else state
+        new = clone_state(state) if copy else state
         answer(new, copy_action(action))
         return new
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from struggle_desktop.engine.canonical import clone
+from struggle_desktop.engine.flow import clone_state
 from struggle_desktop.engine.errors import BadOption
 from struggle_desktop.engine.session import Session
 
@@ -66,7 +66,7 @@ class Timeline:
         self.every = max(1, int(snapshot_every))
         # The last position asked for, kept live: the next step forward starts from it.
         self._cursor = Session.new(game, scenario, seed, options, record_digests=False)
-        self._snapshots: dict[int, dict] = {0: clone(self._cursor.state)}
+        self._snapshots: dict[int, dict] = {0: clone_state(self._cursor.state)}
         self.moments = [self._moment(0, self._cursor.state, None)]
         self._extend(self.actions)
 
@@ -100,7 +100,7 @@ class Timeline:
             self._cursor.perform(entry["role"], entry["action"], copy=False)
             k = len(self._cursor.actions)
             if k % self.every == 0:
-                self._snapshots[k] = clone(self._cursor.state)
+                self._snapshots[k] = clone_state(self._cursor.state)
             self.moments.append(self._moment(k, self._cursor.state, entry["role"]))
 
     def __len__(self) -> int:
@@ -118,7 +118,7 @@ class Timeline:
         """A session of its own holding the game after its first ``k`` actions, with those
         actions recorded and (``digests``) the periodic digests a session that played them
         has: it can be saved, shown, or played on from. Without digests it is for showing."""
-        state = clone(self._state_at(self.check_index(k)))
+        state = clone_state(self._state_at(self.check_index(k)))
         session = Session(self.game, self.scenario, self.seed, dict(self.options), state,
                           list(self.actions[:k]), [], cache=self.game.new_cache())
         if digests:
@@ -145,7 +145,7 @@ class Timeline:
             # Behind the cursor, or further ahead than the next kept copy: start from the
             # nearest copy at or before k.
             self._cursor = Session(self.game, self.scenario, self.seed, dict(self.options),
-                                   clone(self._snapshots[base]), list(self.actions[:base]),
+                                   clone_state(self._snapshots[base]), list(self.actions[:base]),
                                    [], record_digests=False, cache=self.game.new_cache())
             at = base
         for entry in self.actions[at:k]:
