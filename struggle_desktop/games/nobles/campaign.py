@@ -130,8 +130,8 @@ class CampaignPlayer(Player):
             group, spare = armies[h], ships.get(h, [])
             while group and spare:
                 ship = spare.pop(0)
-                cargo, group[:] = group[:min(load, self.ctx.slots(ship))], \
-                    group[min(load, self.ctx.slots(ship)):]
+                room = min(load, self.ctx.slots(ship))
+                cargo, group[:] = group[:room], group[room:]
                 legs.append((ship, cargo, to, "NH-AI-14"))
                 massed[to] = massed.get(to, 0) + len(cargo)
         legs.extend(self.empty_ship_legs(armies, ships, front, own))
@@ -143,7 +143,9 @@ class CampaignPlayer(Player):
         """Free ships where no army waits fly to the own world whose waiting armies lack the
         most ships; one jump away if there is such a world, else one jump nearer to it."""
         load = self.p["strikes"]["armies_per_ship"]
-        short = {h: math.ceil(len(group) / load) for h, group in armies.items() if group}
+        # Ships already standing with the armies wait with them (no own world is nearer).
+        short = {h: math.ceil(len(group) / load) - len(ships.get(h, ()))
+                 for h, group in armies.items() if group}
         legs: list[tuple[str, list[str], Hex, str]] = []
         for src in sorted(ships, key=lambda x: (x[1], x[0])):
             if armies.get(src):

@@ -16,6 +16,7 @@ from struggle_desktop.simulate import game_seed
 
 from .positions import position
 from .test_ai import DONE, run_ai, units_at
+from .test_golden import GOLDEN
 
 #: Lortran reaches Hellish in one jump, Hellish reaches Punah; Lortran does not reach Punah.
 CHAIN = build_map({"Lortran": (1, 1), "Gurati": (10, 10), "Hellish": (3, 2), "Punah": (5, 5)})
@@ -88,34 +89,51 @@ def hard_session(houses, seed):
     return Session.new(GAME, "standard", game_seed(seed, 0), options, record_digests=False)
 
 
+def changed_secrets(state, role):
+    """A copy of ``state`` with another generator and every other house's secret nuclear
+    declaration changed (NH-SIM-2), and how many declarations were changed."""
+    changed = clone(state)
+    changed["rng"] = Rng.from_seed(12345).to_json()
+    count = 0
+    for frame in changed["stack"]:
+        for house, declared in (frame.get("declared") or {}).items():
+            if house != role and declared:
+                frame["declared"][house] = dict.fromkeys(declared, None)
+                count += 1
+    return changed, count
+
+
+def same_choice(state, role, rng):
+    """The hard house's choice in ``state``, checked to be the same when its secrets differ."""
+    changed, count = changed_secrets(state, role)
+    assert GAME.view(changed, role, with_log=False) == GAME.view(state, role, with_log=False)
+    seen = Rng.from_json(rng.to_json())
+    action = GAME.choose_action(state, role, "bot", rng)
+    assert GAME.choose_action(changed, role, "bot", seen) == action
+    return action, count
+
+
 def test_hard_reads_only_its_view():
-    """NH-AI-1, NH-SIM-2, NH-AI-14: at every prompt of a hard game, a state whose hidden
-    parts differ (another generator, and every other house's secret nuclear declaration
-    changed) shows the deciding house the same view, and the hard house answers the same."""
+    """NH-AI-1, NH-SIM-2, NH-AI-14: in a hard game (a quarter of its prompts) and in a saved
+    game waiting for a house's nuclear declaration while another's is secret, a state whose
+    hidden parts differ (another generator, the other houses' declarations changed) shows the
+    deciding house the same view, and the hard house answers the same."""
     session = hard_session(3, 7)
     rng = Rng.from_seed(3, stream=99)
-    secrets_changed = 0
-    for n in range(1500):
+    for n in range(600):
         state = session.state
-        if state["outcome"] is not None or secrets_changed >= 3:
+        if state["outcome"] is not None:
             break
         role = state["pending"]["role"]
-        if n % 4 and state["pending"]["kind"] != "launch":     # every launch, a quarter of the rest
-            session.perform(role, GAME.choose_action(state, role, "bot", rng), copy=False)
-            continue
-        changed = clone(state)
-        changed["rng"] = Rng.from_seed(12345).to_json()
-        for frame in changed["stack"]:
-            for house, declared in (frame.get("declared") or {}).items():
-                if house != role and declared:
-                    frame["declared"][house] = dict.fromkeys(declared, None)
-                    secrets_changed += 1
-        assert GAME.view(changed, role, with_log=False) == GAME.view(state, role, with_log=False)
-        seen = Rng.from_json(rng.to_json())
-        action = GAME.choose_action(state, role, "bot", rng)
-        assert GAME.choose_action(changed, role, "bot", seen) == action
+        if n % 4:
+            action = GAME.choose_action(state, role, "bot", rng)
+        else:
+            action, _ = same_choice(state, role, rng)
         session.perform(role, action, copy=False)
-    assert secrets_changed, "the game reached a secret declaration"
+    state = GOLDEN.load(GOLDEN.named("hidden-launch")).state
+    state["options"]["ai_difficulty"] = "hard"
+    _, count = same_choice(state, state["pending"]["role"], rng)
+    assert count, "another house's declaration is secret there"
 
 
 def test_hard_games_repeat_and_fight():
