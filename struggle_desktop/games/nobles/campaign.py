@@ -71,17 +71,9 @@ class CampaignPlayer(Player):
         """Every system hex -> the fewest jumps from it to a world the house does not
         control (breadth-first over the jump graph, which is symmetric)."""
         if not hasattr(self, "_front"):
-            starts = [tuple(h) for w, h in self.view["map"]["worlds"].items()
+            others = [tuple(h) for w, h in self.view["map"]["worlds"].items()
                       if self.controller(w) != self.me]
-            front: dict[Hex, int] = {h: 0 for h in starts}
-            queue = deque(starts)
-            while queue:
-                here = queue.popleft()
-                for there in self.dests(here):
-                    if there not in front:
-                        front[there] = front[here] + 1
-                        queue.append(there)
-            self._front = front
+            self._front = jumps(self.dests, others)
         return self._front
 
     def movement_plan(self) -> list[tuple[str, list[str], Hex, str]]:
@@ -161,7 +153,7 @@ class CampaignPlayer(Player):
                     short[to] -= 1
                 else:
                     goal = self.best(wanted, lambda h: (short[h], h))
-                    steps = self.jumps_from(goal)
+                    steps = jumps(self.dests, [goal])
                     on_way = [d for d in reach if d in own
                               and steps.get(d, math.inf) < steps.get(src, math.inf)]
                     if not on_way:
@@ -170,14 +162,16 @@ class CampaignPlayer(Player):
                 legs.append((ship, [], to, "NH-AI-14"))
         return legs
 
-    def jumps_from(self, goal: Hex) -> dict[Hex, int]:
-        """Every system hex -> the fewest jumps to ``goal``."""
-        steps = {goal: 0}
-        queue = deque([goal])
-        while queue:
-            here = queue.popleft()
-            for there in self.dests(here):
-                if there not in steps:
-                    steps[there] = steps[here] + 1
-                    queue.append(there)
-        return steps
+
+def jumps(dests, starts: list[Hex]) -> dict[Hex, int]:
+    """Every system hex -> the fewest jumps between it and the nearest of ``starts``
+    (breadth-first over the jump graph ``dests``, which is symmetric)."""
+    found = {h: 0 for h in starts}
+    queue = deque(starts)
+    while queue:
+        here = queue.popleft()
+        for there in dests(here):
+            if there not in found:
+                found[there] = found[here] + 1
+                queue.append(there)
+    return found
