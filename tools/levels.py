@@ -118,13 +118,13 @@ def print_fights(found: list[dict], houses: int, level: str) -> None:
     fighting = sum(1 for f in found if f["eliminated"] or f["taken"] >= f["turns"] / 3)
     print(f"{games} games, {houses} houses at {level}: {fighting} ({100 * fighting / games:.0f} %)"
           f" saw a house eliminated or a world taken by arms every 3 turns or more often")
-    print("| per game | min | 10th | median | 90th | max | mean |")
-    print("|---|---|---|---|---|---|---|")
+    print("| per game | min | 10th | median | 90th | max | mean | games with any |")
+    print("|---|---|---|---|---|---|---|---|")
     for key, label in FIGHT_ROWS.items():
         values = sorted(f[key] for f in found)
         tenth, median, ninetieth = (values[int(q * (games - 1))] for q in (0.1, 0.5, 0.9))
         print(f"| {label} | {values[0]} | {tenth} | {median} | {ninetieth} | {values[-1]} | "
-              f"{sum(values) / games:.1f} |")
+              f"{sum(values) / games:.2f} | {sum(1 for v in values if v)} |")
     ends: dict[str, int] = {}
     for f in found:
         ends[f["how"]] = ends.get(f["how"], 0) + 1
