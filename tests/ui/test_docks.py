@@ -35,12 +35,20 @@ def new_document(actions: int = 40, scenario: str = "4") -> GameDocument:
     return doc
 
 
+def bots_choice(doc: GameDocument) -> dict | None:
+    """The bot's action (the player these positions were written with, whichever player the
+    Hint asks), or None when nothing is waiting."""
+    if doc.waiting_role is None or doc.game.outcome(doc.state) is not None:
+        return None
+    return doc.program_action("bot")
+
+
 def advance(doc: GameDocument, actions: int, until=None):
     """Play the bot's choices; stop early when ``until(result)`` holds. Returns the last
     result."""
     result = None
     for _ in range(actions):
-        action = doc.hint()
+        action = bots_choice(doc)
         if action is None:
             break
         result = doc.perform(action)
@@ -518,7 +526,7 @@ def test_continue_names_the_phase_where_play_really_stops(qtbot, qapp):
     for _ in range(400):
         if doc.board["outcome"] or doc.board["turn"] > 2:
             break
-        action = doc.hint()
+        action = bots_choice(doc)
         if doc.board["prompt"]["kind"] == "end_of_turn":
             action = done_action(doc.board) or action    # on to the Chaos side's turn
         if action["verb"] != "done":
