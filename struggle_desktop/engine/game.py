@@ -93,3 +93,17 @@ class GameModule(Protocol):
     #: The outcomes' ``result`` values in the order a chart lists them, best first (others
     #: follow, sorted).
     outcome_order: tuple[str, ...]
+
+    # Optional: ``hint_policy``, the policy the in-game hint asks (the strongest player the
+    # game offers that decides well within a second). A game without it hints with
+    # DEFAULT_HINT_POLICY; read it through ``hint_policy(game)``.
+
+
+#: The policy a game's hint uses when the game names none (every game has a ``bot``).
+DEFAULT_HINT_POLICY = "bot"
+
+
+def hint_policy(game: Any) -> str:
+    """The policy the in-game hint asks for ``game``: its ``hint_policy`` attribute, else
+    DEFAULT_HINT_POLICY."""
+    return getattr(game, "hint_policy", DEFAULT_HINT_POLICY)

@@ -254,13 +254,17 @@ class GameDocument(QObject):
         return self.game.describe_action(self.session.state, action)
 
     def hint(self) -> dict | None:
-        """The bot's choice here (the in-game hint); the game's own dice are not touched."""
+        """The choice of the game's strongest quick player here (its ``hint_policy``, else
+        the bot: engine.game.hint_policy); the game's own dice are not touched."""
         if (self.session is None or self.looking_back
                 or self.game.outcome(self.session.state) is not None):
             return None
         if not self.legal_actions():
             return None
-        return self.session.choose(self.seat, "bot", Rng.from_seed(len(self.session.actions), 7))
+        from struggle_desktop.engine.game import hint_policy
+
+        return self.session.choose(self.seat, hint_policy(self.game),
+                                   Rng.from_seed(len(self.session.actions), 7))
 
     def where_play_stops(self, action: dict) -> dict | None:
         """Where play would stop if the seat took ``action`` now (what Continue may name): the

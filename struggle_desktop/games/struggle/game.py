@@ -19,7 +19,7 @@ from struggle_desktop.engine.flowgame import FlowGame
 from struggle_desktop.engine.options import parse_bool
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle import (aliens, bot, chaos_ops, combat,  # noqa: F401
-                                             events, imperial, setup, turn)
+                                             events, imperial, search, setup, turn)
 from struggle_desktop.games.struggle.cache import StruggleCache
 from struggle_desktop.games.struggle.context import Ctx
 from struggle_desktop.games.struggle.data import StruggleData, default_data
@@ -194,7 +194,9 @@ class StruggleGame(FlowGame):
         return board
 
     # ------------------------------------------------------------------ players
-    policies = ("bot", "random")
+    policies = ("bot", "strong", "random")
+    #: The in-game hint asks the stronger player (search.py): it decides well within a second.
+    hint_policy = "strong"
     chart_tracks = ("ci", "vp", "rp")
     chart_marks = ("leader", "alien", "usurpation")
     outcome_order = ("galactic", "expanding", "survival", "decline", "collapse")
@@ -202,9 +204,10 @@ class StruggleGame(FlowGame):
     def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
                       cache: StruggleCache | None = None) -> dict:
         """The action the program would take for ``role``: ``bot`` is the Imperial bot
-        (bot.py), ``random`` a uniform choice among the legal actions drawn from ``rng`` (a
-        generator of the caller's, never the game's own). With a session's ``cache`` the
-        choice is vouched for, so the session's ``apply`` does not check it again."""
+        (bot.py), ``strong`` the stronger Imperial player (search.py), ``random`` a uniform
+        choice among the legal actions drawn from ``rng`` (a generator of the caller's, never
+        the game's own). With a session's ``cache`` the choice is vouched for, so the
+        session's ``apply`` does not check it again."""
         if policy not in self.policies:
             raise BadOption(f"unknown policy {policy!r} (known: {', '.join(self.policies)})")
         kept = cache if cache is not None else self.new_cache()
@@ -212,6 +215,8 @@ class StruggleGame(FlowGame):
             legal = self.legal_actions(state, role, cache=kept)
             action = legal[rng.below(len(legal))]
             known_legal = True
+        elif policy == "strong":
+            action, known_legal = search.choose(self, state, role, rng, kept)
         else:
             action, known_legal = bot.choose(self, state, role, rng, kept)
         if known_legal and cache is not None:
