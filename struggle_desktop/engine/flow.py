@@ -15,6 +15,7 @@ waits in the middle of an automated phase and resumed later, and replays are exa
 ...          "log": [], "turn": 0, "phase": 0}
 >>> ctx = Context(state, {"hello": hello})
 >>> run(ctx); ctx.close()
+False
 >>> state["log"][0]["text"]
 'hello'
 """
@@ -245,11 +246,14 @@ def answer(state: dict, action: dict) -> None:
 
 
 def run(ctx: Context, max_steps: int = MAX_STEPS_PER_RUN,
-        on_step: Callable[[dict], None] | None = None) -> None:
+        on_step: Callable[[dict], None] | None = None,
+        until: Callable[[dict], bool] | None = None) -> bool:
     """Run procedures until a prompt waits, the game is over or the stack is empty.
 
     ``on_step(state)``, if given, is called after every step: the desktop window uses it to
-    show the Chaos side's moves one by one. It must not change the state."""
+    show the Chaos side's moves one by one. It must not change the state. ``until(state)``,
+    if given, stops the run after the first step at which it holds (a player's look-ahead
+    stops its playouts there); the result says whether it did."""
     state = ctx.state
     stack = state["stack"]
     procedures = ctx.procedures
@@ -260,8 +264,11 @@ def run(ctx: Context, max_steps: int = MAX_STEPS_PER_RUN,
         steps += 1
         if on_step is not None:
             on_step(state)
+        if until is not None and until(state):
+            return True
         if steps > max_steps:
             raise RunawayError(
                 f"more than {max_steps} automated steps without a decision "
                 f"(top frame: {stack[-1]['proc'] if stack else None})"
             )
+    return False

@@ -56,9 +56,16 @@ def choose(game, state: dict, role: str, rng: Rng, cache) -> tuple[dict, bool]:
     be legal (taken from the legal actions, passed the check, or sure by construction).
     ``cache`` is the session's (game.new_cache): the bot reads the position through its
     context, and asks the game through it."""
+    return decide(HANDLERS, game, state, rng, cache)
+
+
+def decide(handlers: dict[str, Handler], game, state: dict, rng: Rng, cache
+           ) -> tuple[dict, bool]:
+    """``choose`` with another table of handlers (the stronger player's habits): a kind
+    without a handler, or a handler that finds nothing, falls back to the cautious default."""
     bot = Bot(game, state, rng, cache)
     p = state["pending"]
-    handler = HANDLERS.get(p["kind"])
+    handler = handlers.get(p["kind"])
     action = handler(bot, p) if handler else None
     if action is None:
         action = bot.default(p)

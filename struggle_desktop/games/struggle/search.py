@@ -71,7 +71,7 @@ from __future__ import annotations
 
 from struggle_desktop.engine.actions import action_in
 from struggle_desktop.engine.canonical import clone
-from struggle_desktop.engine.flow import UnkeptLog
+from struggle_desktop.engine.flow import UnkeptLog, run
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle import bot as baseline
 from struggle_desktop.games.struggle.context import IMP
@@ -130,13 +130,7 @@ def choose(game, state: dict, role: str, rng: Rng, cache) -> tuple[dict, bool]:
 
 def habit(game, state: dict, rng: Rng, cache) -> tuple[dict, bool]:
     """The habits' action: the bot's, with the handlers of ``HANDLERS``."""
-    bot = baseline.Bot(game, state, rng, cache)
-    p = state["pending"]
-    handler = HANDLERS.get(p["kind"])
-    action = handler(bot, p) if handler else None
-    if action is None:
-        action = bot.default(p)
-    return action, bot.knows_legal(action)
+    return baseline.decide(HANDLERS, game, state, rng, cache)
 
 
 HANDLERS: dict = dict(baseline.HANDLERS)
@@ -319,7 +313,7 @@ def play_until(game, sim: dict, stop, cache, rng: Rng) -> None:
     while True:
         ctx = cache.context(sim)
         try:
-            stopped = run_until(ctx, stop)
+            stopped = run(ctx, until=stop)
         finally:
             ctx.close()
         if stopped or sim["outcome"] is not None or sim["pending"] is None or stop(sim):
@@ -328,23 +322,6 @@ def play_until(game, sim: dict, stop, cache, rng: Rng) -> None:
         if known:
             cache.vouch(sim, action)
         game.apply(sim, "imperial", action, copy=False, cache=cache)
-
-
-def run_until(ctx, stop) -> bool:
-    """``engine.flow.run`` that also stops, returning True, once ``stop(state)`` holds."""
-    state = ctx.state
-    stack = state["stack"]
-    procedures = ctx.procedures
-    steps = 0
-    while stack and state["pending"] is None and state["outcome"] is None:
-        frame = stack[-1]
-        procedures[frame["proc"]](ctx, frame)
-        steps += 1
-        if stop(state):
-            return True
-        if steps > 100_000:
-            raise RuntimeError("a playout ran away")
-    return False
 
 
 # ====================================================================== imagined positions
