@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from dataclasses import dataclass
 from itertools import accumulate
@@ -171,6 +172,100 @@ def read_json(path: Path | str, limits: Limits = SAVE_LIMITS,
 
 
 # ------------------------------------------------------------------------------ YAML
+#: What may open or close a flow collection, quote a scalar or start a comment, with what
+#: comes before it on its line (to tell where a node may start).
+_FLOW_MARK = re.compile(r"[\[\]{}'\"#]")
+
+
+def _check_flow_nesting(text: str, source: str, limits: Limits,
+                        error: type[StruggleError]) -> None:
+    """Refuse flow collections (``[[[`` or ``{a: {a:``) nested deeper than
+    ``limits.max_depth``, read off the text alone.
+
+    A parser may read far ahead before it hands over its first event (libyaml looks up to
+    1024 characters ahead for a key), and newer libyaml releases stop deep flow nesting in
+    that look-ahead with a limit and a message of their own. This pass needs no parser, so
+    our limit acts first with our message, whatever the library's version. It counts only
+    brackets where a node may start (at the start of a line or after ``- : , [ { ?``) and
+    skips quoted scalars and comments, so brackets inside plain text are not mistaken for
+    nesting; block nesting is left to the event walk.
+
+    >>> _check_flow_nesting("a: [b, {c: [d]}, e[f]: 'x[[['] # [[", "ok.yaml", YAML_LIMITS, DataError)
+    >>> _check_flow_nesting("[" * 60, "deep.yaml", YAML_LIMITS, DataError)
+    Traceback (most recent call last):
+    ...
+    struggle_desktop.engine.errors.DataError: deep.yaml is nested too deeply (more than 50 levels)
+    """
+    depth = 0
+    last_opener = -1        # where the last bracket counted as an opener stands
+    position = 0
+    while (mark := _FLOW_MARK.search(text, position)) is not None:
+        at = mark.start()
+        char = text[at]
+        line_start = text.rfind("\n", 0, at) + 1
+        position = at + 1
+        if char == "#":
+            if at == line_start or text[at - 1] in " \t":     # a comment: skip the line
+                newline = text.find("\n", at)
+                position = len(text) if newline < 0 else newline + 1
+            continue
+        if char in "]}":
+            depth -= 1 if depth else 0
+            continue
+        if not _node_may_start(text, line_start, at, last_opener, depth):
+            continue
+        if char in "'\"":
+            position = _end_of_quoted(text, at)
+        else:
+            depth += 1
+            last_opener = at
+            if depth > limits.max_depth:
+                raise error(f"{source} is nested too deeply (more than {limits.max_depth} levels)")
+
+
+def _node_may_start(text: str, line_start: int, at: int, last_opener: int, depth: int) -> bool:
+    """Whether a node may start at ``at``: first on its line, or after an indicator (a
+    block entry's ``-``, a key's ``:`` or ``?``, a flow entry's ``,``, or a bracket that
+    itself opened a collection)."""
+    before = text[line_start:at].rstrip(" \t")
+    if not before:
+        return True
+    prev = line_start + len(before) - 1
+    indicator = text[prev]
+    if indicator in ":?":
+        return True
+    if indicator == "-":
+        return prev == line_start or text[prev - 1] in " \t"
+    if indicator == ",":
+        return depth > 0
+    return indicator in "[{" and prev == last_opener
+
+
+def _end_of_quoted(text: str, at: int) -> int:
+    """Where the quoted scalar that opens at ``at`` ends (just past its closing quote, or
+    the end of the text if it never closes: the parser then says what is wrong)."""
+    quote = text[at]
+    position = at + 1
+    while True:
+        end = text.find(quote, position)
+        if end < 0:
+            return len(text)
+        if quote == "'" and text.startswith("''", end):         # '' is a quote inside '...'
+            position = end + 2
+        elif quote == '"' and _escaped(text, end):
+            position = end + 1
+        else:
+            return end + 1
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd number of backslashes."""
+    backslashes = 0
+    while at - backslashes - 1 >= 0 and text[at - backslashes - 1] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 1
+
+
 def _check_yaml_events(text: str, source: str, limits: Limits,
                        error: type[StruggleError]) -> None:
     """Walk the parser's events (libyaml's parser does not recurse) and refuse the document
@@ -219,6 +314,7 @@ def parse_yaml(text: str, source: str, limits: Limits = YAML_LIMITS,
                error: type[StruggleError] = DataError) -> Any:
     """Parse one YAML document with a safe loader, within ``limits``."""
     try:
+        _check_flow_nesting(text, source, limits, error)
         _check_yaml_events(text, source, limits, error)
         return yaml.load(text, Loader=_SafeLoader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:

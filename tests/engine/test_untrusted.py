@@ -129,6 +129,14 @@ def test_deep_yaml_is_refused_before_a_parser_recurses(text):
     assert "nested too deeply" in refusal(untrusted.parse_yaml, text, "deep.yaml")
 
 
+def test_brackets_in_text_are_not_nesting():
+    # Only brackets where a node may start open a flow collection; the depth check on the raw
+    # text must not count those inside plain or quoted scalars, or in comments.
+    text = ("a: 'x" + "[" * 80 + "'\n" + 'b: "y' + "{" * 80 + '\\" ["\n' + "c: z" + "[" * 80
+            + "\n# " + "[" * 80 + "\nd: [1, [2, {e: [3]}]]\n")
+    assert untrusted.parse_yaml(text, "x") == yaml.safe_load(text)
+
+
 def test_yaml_runs_nothing():
     text = '!!python/object/apply:os.system ["echo owned"]'
     assert "not valid YAML" in refusal(untrusted.parse_yaml, text, "x.yaml")
