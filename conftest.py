@@ -36,3 +36,19 @@ def _private_user_folders(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("user-home")
     monkeypatch.setenv("STRUGGLE_DESKTOP_HOME", str(home))
     yield
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The releases this run tested, written before the closing line (also with ``-q``): CI
+    installs the newest each declared range allows, so its log says which versions a green
+    (or red) run was for."""
+    from importlib import metadata
+    names = ["PySide6-Essentials", "PyYAML", "networkx", "jsonschema", "platformdirs",
+             "pyqtgraph", "numpy", "pytest-qt", "hypothesis", "pyinstaller"]
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    terminalreporter.write_line("tested with: " + ", ".join(found))

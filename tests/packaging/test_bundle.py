@@ -125,7 +125,9 @@ def installed(tmp_path_factory) -> Installation:
     tarballs = list((root / "dist").glob("struggle-desktop-*-linux-*.tar.gz"))
     assert [t.name.split("-")[2] for t in tarballs] == [struggle_desktop.__version__]
     with tarfile.open(tarballs[0]) as archive:
-        archive.extractall(root / "unpacked", filter="tar")
+        # Our own tarball; the extraction filters came in Python 3.11.4 (Debian 12 has 3.11.2).
+        safe = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
+        archive.extractall(root / "unpacked", **safe)
     shutil.rmtree(root / "dist" / "struggle-desktop")   # the installed copy is the one used
     shutil.rmtree(root / "work")
     (unpacked,) = (root / "unpacked").iterdir()
