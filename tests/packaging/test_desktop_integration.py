@@ -342,3 +342,15 @@ def test_the_window_carries_the_entrys_name_and_the_icon(qapp):
     image = app.windowIcon().pixmap(32, 32).toImage()
     alphas = {image.pixelColor(x, y).alpha() for x in range(32) for y in range(32)}
     assert 255 in alphas and 0 in alphas
+
+
+def test_the_entries_carry_the_programs_name_and_window_class(qapp):
+    """The menu shows the program's name, not its package's; X11 desktops tie the window to
+    the entry by its class, which Qt takes from the application name."""
+    from struggle_desktop.ui.app import make_application
+
+    app = make_application()
+    for path in (DESKTOP, OPEN_DESKTOP):
+        entry = desktop_entry(path)
+        assert entry["Name"] == "Struggle Desktop"
+        assert entry["StartupWMClass"] == app.applicationName()
