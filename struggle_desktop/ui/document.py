@@ -21,6 +21,14 @@ Looking back: ``look_at(k)`` shows the game as it was after its first ``k`` acti
 ``back_to_present``. While the player looks back nothing can be played, undone or autosaved,
 and Save saves the game as it is now. ``branch_here`` makes the position shown a game to play
 on from (the window installs it as a new game, or in place of this one once the player agreed).
+Where several people share the game (``engine.table.shared``), the window moves over the
+*moments every seat may see* only (``moments``; ``Timeline.shown``): another side's secret steps
+are one step to everyone, so neither what they were nor how many shows in the timeline, the
+title or the look-back keys, and ``look_at`` goes to the first such moment at or after the
+position asked for.
+
+The hint, and the program's players in a game several people share, draw their randomness
+from a seed made of what the role they choose for may know (``choice_rng``).
 
 The autosave is rotated: the last ``AUTOSAVES_KEPT`` are kept (``autosave_paths``, newest
 first), so a damaged newest one still leaves an earlier position to resume from.
@@ -40,6 +48,7 @@ from struggle_desktop.engine.errors import BadOption, SaveError, StruggleError, 
 from struggle_desktop.engine.paths import user_data_dir
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import ReplayReport, Session
+from struggle_desktop.engine.table import seat_seed, shared
 from struggle_desktop.engine.timeline import Timeline
 from struggle_desktop.games import get_game
 from struggle_desktop.ui.screens import has_screen
@@ -182,6 +191,7 @@ class GameDocument(QObject):
         self._stop: tuple | None = None      # (position key, where_play_stops' answer)
         self._present: Session | None = None  # the game now, while an earlier moment shows
         self._timeline: Timeline | None = None
+        self._shared: bool | None = None        # several people share the game (asked once)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -263,8 +273,18 @@ class GameDocument(QObject):
             return None
         from struggle_desktop.engine.game import hint_policy
 
-        return self.session.choose(self.seat, hint_policy(self.game),
-                                   Rng.from_seed(len(self.session.actions), 7))
+        return self.session.choose(self.seat, hint_policy(self.game), self.choice_rng(self.seat))
+
+    def choice_rng(self, role: str) -> Rng:
+        """The generator a choice made for ``role`` (the hint, a program player) draws from,
+        never the game's. Where several people share the game it is seeded from ``role``'s
+        view: the number of actions would differ with another side's secret steps, and a
+        program player's (public) moves, or a person's hint, would then tell them apart.
+        Otherwise every action is the person's own or the program's, each one a step of the
+        timeline the person sees, so the count of actions tells nothing hidden."""
+        if self.shared:
+            return Rng.from_seed(seat_seed(self.game, self.session.state, role), 7)
+        return Rng.from_seed(len(self.session.actions), 7)
 
     def where_play_stops(self, action: dict) -> dict | None:
         """Where play would stop if the seat took ``action`` now (what Continue may name): the
@@ -281,15 +301,14 @@ class GameDocument(QObject):
         """The action the program player (``bot`` or ``strong``) takes for the waiting role,
         decided from that role's view; drawn from a generator of its own, never the game's."""
         role = self.waiting_role
-        return self.session.choose(role, level, Rng.from_seed(len(self.session.actions), 7))
+        return self.session.choose(role, level, self.choice_rng(role))
 
     @property
     def title(self) -> str:
         if self.session is None:
             return "struggle_desktop"
         name = self.path.name if self.path else "unsaved game"
-        back = (f" — looking back at action {self.position} of {self.history_length}"
-                if self.looking_back else "")
+        back = f" — looking back at {self.moment_words()}" if self.looking_back else ""
         return f"{name}{' *' if self.dirty else ''}{back} — {self.game.title}"
 
     # ------------------------------------------------------------------ opening
@@ -326,6 +345,7 @@ class GameDocument(QObject):
             self._layout = None
         self._present = None
         self._timeline = None
+        self._shared = None
         self.seat = game.roles[0]
         self.game = game
         self.session = session
@@ -367,8 +387,8 @@ class GameDocument(QObject):
         if self.session is None:
             return PerformResult(False, "no game is open")
         if self.looking_back:
-            reason = (f"you are looking back at action {self.position}: go back to the present "
-                      "(Alt+End), or play on from here")
+            reason = (f"you are looking back at {self.moment_words(total=False)}: go back to "
+                      "the present (Alt+End), or play on from here")
             self.message.emit(f"Not possible: {reason}")
             return PerformResult(False, reason)
         role = role or self.seat
@@ -525,18 +545,64 @@ class GameDocument(QObject):
         # their actions replay here too.
         present = self.present
         if self._timeline is None:
-            self._timeline = Timeline.of(present)
+            self._timeline = Timeline.of(present, shared=self.shared)
         else:
             self._timeline.follow(present.actions)
         return self._timeline
 
+    @property
+    def shared(self) -> bool:
+        """Whether several people who keep things from one another share this game (who
+        plays which role is set when a game begins, so it is asked once per game)."""
+        if self.session is None:
+            return False
+        if self._shared is None:
+            self._shared = shared(self.game, self.present.state)
+        return self._shared
+
+    def moments(self) -> list[int]:
+        """The positions the window moves over, oldest first, the present last: every
+        position, or where several people share the game the moments every seat may see."""
+        return self.timeline().shown() if self.session else []
+
+    def moment_index(self) -> int:
+        """Where the position on show stands among ``moments`` (0: the first)."""
+        if self.session is None:
+            return 0
+        if not self.shared:             # every position is a moment: no timeline needed
+            return self.position
+        shown = self.moments()
+        return max([i for i, k in enumerate(shown) if k <= self.position], default=0)
+
+    def moment_count(self) -> int:
+        """How many steps back the first moment is from the present."""
+        if not self.shared:
+            return self.history_length
+        return len(self.moments()) - 1
+
+    def moment_words(self, total: bool = True) -> str:
+        """The moment on show in words: "action 12 of 40", or where several people share the
+        game "moment 9 of 31" (its actions would count another side's secret steps)."""
+        unit = "moment" if self.shared else "action"
+        where = f"{unit} {self.moment_index()}"
+        return f"{where} of {self.moment_count()}" if total else where
+
+    def look_at_moment(self, index: int) -> None:
+        """Show moment ``index`` of ``moments`` (clamped to the first and the present)."""
+        shown = self.moments()
+        if shown:
+            self.look_at(shown[max(0, min(index, len(shown) - 1))])
+
     def look_at(self, k: int) -> None:
-        """Show the game after its first ``k`` actions (``history_length``: the present).
+        """Show the game after its first ``k`` actions (``history_length``: the present), or
+        where several people share it the first moment every seat may see from there on.
         BadOption for a moment the game does not have."""
         if self.session is None:
             raise StruggleError("no game is open")
         timeline = self.timeline()
-        k = timeline.check_index(k)
+        # In a shared game, a position inside another side's secret steps is never shown: the
+        # first moment every seat may see at or after it is.
+        k = timeline.shown_at_or_after(timeline.check_index(k))
         if k == len(timeline):
             self.back_to_present()
             return

@@ -317,7 +317,12 @@ class GameWindow(QMainWindow):
             self.show_message(f"Cannot look back: {exc}")
 
     def step(self, delta: int) -> None:
-        self.look_at(self.document.position + delta)
+        """``delta`` moments on (back, if negative): actions, or where several people share
+        the game the moments every seat may see (GameDocument.moments)."""
+        doc = self.document
+        if doc.session is not None:
+            shown = doc.moments()
+            self.look_at(shown[max(0, min(doc.moment_index() + delta, len(shown) - 1))])
 
     def turn_step(self, direction: int) -> None:
         """To the start of this turn (or the one before, when already there), or of the next."""

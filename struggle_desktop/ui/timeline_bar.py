@@ -10,6 +10,12 @@ The bar is hidden until it is wanted, so that a laptop screen keeps its height f
 it comes up by itself while the game is shown as it was (and goes again after), or for good
 with Timeline > Show Timeline Bar.
 
+Where several people share the game, the bar moves over the moments every seat may see
+(``GameDocument.moments``) and counts them ("Moment 9 of 31"): another side's secret steps
+are one step, so their number does not show. While the bar is hidden it is not kept up to
+date (in such a game that would replay the whole game at the first change); it catches up
+when it is shown.
+
 The commands themselves are the window's (``GameWindow.timeline_actions``: the Timeline
 menu and its keys); the bar's buttons trigger them.
 """
@@ -77,23 +83,21 @@ class TimelineBar(QToolBar):
         self.refresh()
 
     def _slid(self, value: int) -> None:
-        if self.document.session is not None and value != self.document.position:
-            self.window_.look_at(value)
+        doc = self.document
+        if doc.session is not None and value != doc.moment_index():
+            self.window_.look_at(doc.moments()[value])
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.refresh()
 
     def refresh(self) -> None:
         doc = self.document
         has_game = doc.session is not None
-        total = doc.history_length if has_game else 0
-        self.slider.blockSignals(True)
-        self.slider.setRange(0, total)
-        self.slider.setValue(doc.position if has_game else 0)
-        self.slider.blockSignals(False)
-        self.slider.setEnabled(has_game and total > 0)
-        if has_game:
-            turn = doc.state.get("turn")
-            when = f" · turn {turn}" if isinstance(turn, int) and not isinstance(turn, bool) else ""
-            self.where.setText(f"Action {doc.position} of {total}{when}")
-        else:
+        if has_game and (not self.isHidden() or doc.looking_back):
+            self._show_where(doc)
+        elif not has_game:
+            self.slider.setEnabled(False)
             self.where.setText("")
         back = doc.looking_back
         for item in self.looking_back_items:
@@ -105,3 +109,16 @@ class TimelineBar(QToolBar):
         elif not back and self.shown_for_looking_back:
             self.shown_for_looking_back = False
             self.hide()
+
+    def _show_where(self, doc) -> None:
+        """The slider and the words for the moment on show."""
+        total = doc.moment_count()
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, total)
+        self.slider.setValue(doc.moment_index())
+        self.slider.blockSignals(False)
+        self.slider.setEnabled(total > 0)
+        turn = doc.state.get("turn")
+        when = f" · turn {turn}" if isinstance(turn, int) and not isinstance(turn, bool) else ""
+        words = doc.moment_words()
+        self.where.setText(f"{words[0].upper()}{words[1:]}{when}")

@@ -77,41 +77,52 @@ def test_looking_back_shows_the_replayed_position_in_every_window(window):
     doc = window.document
     present = doc.present
     n = doc.history_length
-    assert n >= 10
-    for k in (n - 1, 0, n // 2, 3, n - 4):
+    shown = doc.moments()
+    m = len(shown) - 1
+    assert n >= 10 and m >= 10 and shown[-1] == n
+    # Where one person plays, every action is a moment; where several people share the game
+    # (here two people in Battles and Noble Houses), the moments every seat may see.
+    assert doc.shared == (doc.game.id in ("battles", "nobles"))
+    assert shown == list(range(n + 1)) or doc.shared
+    for i in (m - 1, 0, m // 2, 3, m - 4):
+        k = shown[i]
         window.look_at(k)
-        assert doc.looking_back and doc.position == k
+        assert doc.looking_back and doc.position == k and doc.moment_index() == i
         expected = replayed(present, k)
         assert doc.game.digest(doc.state) == doc.game.digest(expected.state)
         # What the window draws is that position as the seat saw it.
         assert doc.board == doc.game.board(expected.state, doc.seat)
-        assert window.timeline_bar.slider.value() == k
-        assert f"looking back at action {k} of {n}" in window.windowTitle()
+        assert window.timeline_bar.slider.value() == i
+        unit = "moment" if doc.shared else "action"
+        assert f"looking back at {unit} {i} of {m}" in window.windowTitle()
+        assert window.timeline_bar.where.text().startswith(f"{unit.capitalize()} {i} of {m}")
     window.back_to_present()
     assert not doc.looking_back and doc.session is present and doc.position == n
 
 
 def test_steps_and_turns_move_through_the_game(window):
     doc = window.document
-    n = doc.history_length
+    shown = doc.moments()
+    m = len(shown) - 1
     window.act_step_back.trigger()
-    assert doc.position == n - 1
+    assert doc.position == shown[m - 1]
     window.act_step_forward.trigger()
     assert not doc.looking_back
-    window.look_at(5)
+    window.look_at(shown[5])
     window.act_step_back.trigger()
     window.act_step_back.trigger()
-    assert doc.position == 3
+    assert doc.position == shown[3]
     starts = doc.turn_starts()
+    assert set(starts) <= set(shown)
     window.act_turn_forward.trigger()
-    later = [k for k in starts if k > 3]
-    assert doc.position == (later[0] if later else n) or not doc.looking_back
-    window.look_at(n - 1)
+    later = [k for k in starts if k > shown[3]]
+    assert doc.position == (later[0] if later else shown[m]) or not doc.looking_back
+    window.look_at(shown[m - 1])
     window.act_turn_back.trigger()
-    earlier = [k for k in starts if k < n - 1]
+    earlier = [k for k in starts if k < shown[m - 1]]
     assert doc.position == (earlier[-1] if earlier else 0)
     window.timeline_bar.slider.setValue(2)
-    assert doc.position == 2
+    assert doc.position == shown[2]
     window.act_present.trigger()
     assert not doc.looking_back
 
@@ -121,7 +132,7 @@ def test_nothing_is_played_undone_or_autosaved_while_looking_back(window, tmp_pa
     autosave = autosave_path()
     before = autosave.read_bytes()
     n = doc.history_length
-    window.look_at(n - 2)
+    window.look_at(doc.moments()[-3])
     assert not window.act_undo.isEnabled() and not window.act_redo.isEnabled()
     assert doc.legal_actions() == [] and doc.waiting_role is None and doc.hint() is None
     result = doc.perform({"verb": "continue"}, doc.game.roles[0])
@@ -134,7 +145,7 @@ def test_nothing_is_played_undone_or_autosaved_while_looking_back(window, tmp_pa
     path = tmp_path / "now.sgsave"
     assert window._save_to(path)
     assert len(saves.read_document(path)["actions"]) == n
-    assert doc.looking_back and doc.position == n - 2
+    assert doc.looking_back and doc.position == doc.moments()[-3]
 
 
 def test_playing_on_as_a_new_game_leaves_the_old_file_as_it_was(window, tmp_path):
@@ -143,15 +154,16 @@ def test_playing_on_as_a_new_game_leaves_the_old_file_as_it_was(window, tmp_path
     assert window._save_to(old)
     original = old.read_bytes()
     present = doc.present
-    window.look_at(6)
+    k = doc.moments()[6]
+    window.look_at(k)
     new = tmp_path / "new.sgsave"
     assert window.play_on_in(new)
     assert old.read_bytes() == original
-    assert not doc.looking_back and doc.path == new and doc.history_length == 6
+    assert not doc.looking_back and doc.path == new and doc.history_length == k
     loaded = Session.from_document(doc.game, saves.read_document(new))[0]
-    assert loaded.actions == present.actions[:6]
+    assert loaded.actions == present.actions[:k]
     # The same actions from there lead where the old game went.
-    for entry in present.actions[6:]:
+    for entry in present.actions[k:]:
         assert doc.perform(entry["action"], entry["role"]).ok
     assert doc.game.digest(doc.state) == doc.game.digest(present.state)
 
@@ -161,11 +173,12 @@ def test_playing_on_in_place_drops_the_later_actions(window, tmp_path):
     path = tmp_path / "game.sgsave"
     assert window._save_to(path)
     n = doc.history_length
-    window.look_at(4)
+    k = doc.moments()[4]
+    window.look_at(k)
     assert window.play_on_in(None)
-    assert doc.path == path and doc.history_length == 4 and not doc.looking_back
-    assert len(saves.read_document(path)["actions"]) == 4
-    assert f"{n - 4} later actions dropped" in window.status_text.text()
+    assert doc.path == path and doc.history_length == k and not doc.looking_back
+    assert len(saves.read_document(path)["actions"]) == k
+    assert f"{n - k} later actions dropped" in window.status_text.text()
 
 
 def test_a_log_entry_leads_to_the_moment_it_was_written(window):
@@ -179,8 +192,11 @@ def test_a_log_entry_leads_to_the_moment_it_was_written(window):
     assert doc.looking_back or k == doc.history_length
     shown = doc.log_entries(0)
     assert len(shown) > index and shown[index] == entries[index]
-    if k > 0:
-        before = replayed(doc.present, k - 1)
+    shown = doc.moments()
+    assert k in shown
+    i = shown.index(k)
+    if i > 0:       # the moment before did not have it yet
+        before = replayed(doc.present, shown[i - 1])
         assert len(doc.game.log_entries(before.state, 0, role=doc.seat)) <= index
 
 
