@@ -11,8 +11,8 @@ the command names, the JSON fields and the exit codes::
     struggle-desktop catalog --game G [--json]
     struggle-desktop verify FILE [--json]
     struggle-desktop render (--game G --scenario S [--seed N] | FILE [--at K]) --out FILE.png
-                            [--size WxH]
-    struggle-desktop forecast FILE --games N [--seed N] [--jobs J] [--json]
+                            [--size WxH] [--side X]
+    struggle-desktop forecast FILE --games N [--seed N] [--jobs J] [--json] [--side X]
     struggle-desktop branch FILE --at K --out NEW
 
 Exit codes: 0 success; 1 a simulated game failed, or ``verify`` found that the save does not
@@ -39,7 +39,7 @@ from typing import Any, Callable, NoReturn, TextIO
 from struggle_desktop import __version__
 from struggle_desktop import games as games_registry
 from struggle_desktop import forecast as forecasting
-from struggle_desktop.engine import saves, timeline, untrusted
+from struggle_desktop.engine import saves, table, timeline, untrusted
 from struggle_desktop.engine.errors import (BadOption, SaveError, StruggleError, excerpt, one_line,
                                             printable)
 from struggle_desktop.engine.session import Session, refusal
@@ -195,6 +195,34 @@ def cmd_open(args: argparse.Namespace) -> int:
     return launch_gui(args)
 
 
+def check_side(game: Any, side: str | None) -> str | None:
+    """``--side X``: one of the game's sides (BadOption naming them), or None."""
+    if side is not None and side not in game.roles:
+        raise BadOption(f"--side takes one of the game's sides: {', '.join(game.roles)} "
+                        f"(not {excerpt(side)})")
+    return side
+
+
+def forecast_refusal(session: Session, side: str | None) -> str | None:
+    """Why ``forecast`` does not play on from this save (None: it does). Its games play on
+    from the whole position, every side's hidden hand and plans as they are: where several
+    people share the game, its figures would give away what each keeps from the others (the
+    window refuses it there too). ``--side X`` asks for a forecast from one side's view, the
+    other sides' hidden parts imagined anew in every game; the engine cannot imagine them from
+    a view yet (only Battles' stronger player does, inside its own look-ahead), so it is
+    refused, saying so."""
+    game = session.game
+    if side is not None:
+        return (f"a forecast from {side}'s view needs the other sides' hidden parts imagined "
+                f"anew, which is not offered for {game.id} yet")
+    if table.shared(game, session.state):
+        return (f"several people play this game ({', '.join(table.people(game, session.state))})"
+                ": a forecast would play on with every side's hidden hand and plans and so give "
+                f"them away, and a forecast from one side's view (--side X) is not offered for "
+                f"{game.id} yet")
+    return None
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     if args.file and (args.game or args.scenario or args.seed is not None):
         raise BadOption("render takes either a save FILE or --game/--scenario, not both")
@@ -211,6 +239,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             raise BadOption("render needs --game and --scenario, or a save FILE")
         game = load_game(args.game)
         check_setup(game, args.scenario, {})
+    args.side = check_side(game, args.side)
     args.game_id = game.id
     if Path(args.out).suffix.lower() != ".png":
         raise BadOption(f"--out must name a .png file, not {args.out!r}")
@@ -220,6 +249,9 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def cmd_forecast(args: argparse.Namespace) -> int:
     session = load_save(args.file)
+    why_not = forecast_refusal(session, check_side(session.game, args.side))
+    if why_not is not None:
+        raise BadOption(why_not)
     start = forecasting.start_from(session)
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     on_results = (lambda futures: progress(len(futures), args.games)) if progress else None
@@ -485,6 +517,9 @@ def build_parser() -> Parser:
                    help="draw the saved game after its first K actions")
     p.add_argument("--out", required=True, metavar="FILE.png")
     p.add_argument("--size", default=None, metavar="WxH")
+    p.add_argument("--side", default=None, metavar="X",
+                   help="draw the board as side X sees it (a game of several sides is drawn "
+                        "as every side may see it otherwise)")
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser(
@@ -496,6 +531,10 @@ def build_parser() -> Parser:
     p.add_argument("--seed", type=int, default=1, metavar="N", help="seed (default 1)")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--side", default=None, metavar="X",
+                   help="play from side X's view, the other sides' hidden parts imagined anew "
+                        "(where the game offers that: none does yet); a save that several "
+                        "people play is refused without it")
     p.set_defaults(func=cmd_forecast)
 
     p = sub.add_parser("branch", help="save a game as it was after its first K actions")

@@ -92,3 +92,50 @@ def test_render_at_draws_that_position(tmp_path):
     assert pictures[0] != pictures[1] == whole.read_bytes()
     late = run("render", str(save), "--at", "7", "--out", str(tmp_path / "x.png"))
     assert late.returncode == 2 and "positions 0 to 6" in late.stderr
+
+
+# ------------------------------------------------------------------ render of several sides
+def two_people_planning(tmp_path: Path, region: int) -> Path:
+    """A two-person Civil War saved while Blue plans its deployment in secret (BFG-HID-3),
+    its first fleet sent to ``region``: twin saves that differ only in Blue's secret plan."""
+    from struggle_desktop.engine.rng import Rng
+
+    game = get_game("battles")
+    session = Session.new(game, "civil-war", 5, {"blue_player": "human", "red_player": "human"})
+    rng = Rng.from_seed(4, stream=99)
+    while not (session.state["pending"]["kind"] == "deploy"
+               and session.state["pending"]["role"] == "blue"):
+        role = session.state["pending"]["role"]
+        session.perform(role, session.choose(role, "bot", rng))
+    fleet = game.legal_actions(session.state, "blue")[0]["fleet"]
+    session.perform("blue", {"verb": "assign", "fleet": fleet, "region": region})
+    path = tmp_path / f"plan-{region}.sgsave"
+    session.save(path)
+    return path
+
+
+def test_render_of_several_sides_draws_what_every_side_may_see(tmp_path):
+    """BFG-HID-3: ``render FILE`` of a two-person save draws no side's secret plan: twin saves
+    that differ only in Blue's plan give the same picture; ``--side blue`` draws Blue's view,
+    plan included, and ``--side red`` Red's, which is again the same for both twins."""
+    saves_ = [two_people_planning(tmp_path, region) for region in (1, 6)]
+    pictures: dict[tuple, bytes] = {}
+    for k, save in enumerate(saves_):
+        for side in (None, "blue", "red"):
+            out = tmp_path / f"{k}-{side}.png"
+            args = ["render", str(save), "--out", str(out), "--size", "640x400"]
+            done = run(*args, *(["--side", side] if side else []))
+            assert done.returncode == 0, done.stderr
+            pictures[k, side] = out.read_bytes()
+    assert pictures[0, None] == pictures[1, None]
+    assert pictures[0, "red"] == pictures[1, "red"]
+    assert pictures[0, "blue"] != pictures[1, "blue"]
+    assert pictures[0, None] != pictures[0, "blue"]
+
+
+def test_render_refuses_a_side_the_game_has_not(tmp_path):
+    save = two_people_planning(tmp_path, 1)
+    done = run("render", str(save), "--side", "green", "--out", str(tmp_path / "x.png"))
+    assert done.returncode == 2 and done.stderr.startswith("error:"), done.stderr
+    assert done.stderr.count("\n") == 1 and "blue, red" in done.stderr
+    assert not (tmp_path / "x.png").exists()

@@ -170,3 +170,39 @@ def test_two_answers_compared_each_begin_every_game():
     assert first.first["action"] == answers[0] and session.state["pending"]["role"] == role
     with pytest.raises(BadOption, match="cannot be given"):
         forecasting.start_after(session, role, {"verb": "no-such-answer"})
+
+
+# ------------------------------------------------------------------ saves of several people
+def two_people_save(tmp_path: Path) -> Path:
+    path = tmp_path / "two.sgsave"
+    played("battles", "civil-war", {"blue_player": "human", "red_player": "human"}, 30).save(path)
+    return path
+
+
+def test_a_save_of_several_people_is_not_forecast(tmp_path):
+    """BFG-HID-2: a forecast plays on with every side's hidden hand and plans, so its figures
+    would tell one person what the other hides: refused as in the window, in one line that
+    says --side is what it would need (and that Battles does not offer it yet)."""
+    save = two_people_save(tmp_path)
+    done = run("forecast", str(save), "--games", "3")
+    assert done.returncode == 2 and done.stderr.startswith("error:"), done.stderr
+    assert done.stderr.count("\n") == 1 and "several people" in done.stderr
+    assert "--side" in done.stderr and done.stdout == ""
+    side = run("forecast", str(save), "--games", "3", "--side", "blue")
+    assert side.returncode == 2 and side.stderr.startswith("error:"), side.stderr
+    assert side.stderr.count("\n") == 1 and "blue's view" in side.stderr
+    assert "Traceback" not in done.stderr + side.stderr
+
+
+def test_forecast_refuses_a_side_the_game_has_not(tmp_path):
+    done = run("forecast", str(two_people_save(tmp_path)), "--games", "3", "--side", "green")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("error:") and "blue, red" in done.stderr
+
+
+def test_one_person_against_the_program_is_still_forecast(tmp_path):
+    save = tmp_path / "one.sgsave"
+    played("battles", "civil-war", {}, 30).save(save)
+    done = run("forecast", str(save), "--games", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["completed"] == 2

@@ -364,6 +364,13 @@ def render_command(args) -> int:
     else:
         document.new_game(args.game, args.scenario, args.seed if args.seed is not None else 1, {})
         opening_placement(document)
+    # A game of several sides is drawn as every side may see it (no side's hand, plan or
+    # prompt), unless --side names the side whose view to draw.
+    side = getattr(args, "side", None)
+    if side is not None:
+        document.set_seat(side, quiet=True)
+    elif len(document.game.roles) > 1:
+        document.set_seat("public", quiet=True)
     size = tuple(args.size) if args.size else DEFAULT_RENDER_SIZE
     image = renderer(document.game.id)(document.layout, document.board, size)
     out = Path(args.out)
