@@ -217,9 +217,9 @@ def forecast_refusal(session: Session, side: str | None) -> str | None:
                 f"anew, which is not offered for {game.id} yet")
     if table.shared(game, session.state):
         return (f"several people play this game ({', '.join(table.people(game, session.state))})"
-                ": a forecast would play on with every side's hidden hand and plans and so give "
-                f"them away, and a forecast from one side's view (--side X) is not offered for "
-                f"{game.id} yet")
+                ": a forecast would play on with what each side keeps hidden (hands, plans, "
+                "declarations) and so give it away, and a forecast from one side's view "
+                f"(--side X) is not offered for {game.id} yet")
     return None
 
 

@@ -341,11 +341,19 @@ class GameWindow(QMainWindow):
         self.document.back_to_present()
 
     def branch_refusal(self) -> str | None:
-        """Why playing on from an earlier moment is not offered here (None: it is)."""
+        """Why playing on from an earlier moment is not offered here (None: it is): it would
+        take back moves of the others where several people share the game."""
+        if self.document.session is not None and self.document.shared:
+            return ("Several people play this game: playing on from an earlier moment would "
+                    "take back moves of theirs.")
         return None
 
     def forecast_refusal(self) -> str | None:
-        """Why a forecast is not offered here (None: it is)."""
+        """Why a forecast is not offered here (None: it is): where several people share the
+        game, its games would play on with what each keeps hidden and give it away."""
+        if self.document.session is not None and self.document.shared:
+            return ("Several people play this game: a forecast plays on with what each side "
+                    "keeps hidden, so its figures would give it away.")
         return None
 
     def play_on_from_here(self) -> None:

@@ -187,3 +187,24 @@ def test_moments_every_seat_may_see_hide_a_houses_declaration(tmp_path):
     shown = [Timeline.of(t, shared=True).shown() for t in twins]
     assert len(shown[0]) == len(shown[1])
     assert shown[1][-1] == shown[0][-1] + 1      # the extra answer is inside the last moment
+
+
+def test_freedoms_events_deck_offers_no_forecast_and_no_play_on(qtbot):
+    """FIG-EVT: the events deck hides each side's hand from the other person, so, as in
+    Battles and Noble Houses between people, the window offers neither a forecast (it would
+    play on with both hands) nor playing on from the past; the Mission phase, which hides
+    nothing, offers both."""
+    from struggle_desktop.ui.freedom.window import FreedomWindow
+
+    maker = window_maker(qtbot, FreedomWindow)
+    make = next(maker)
+    deck = make()
+    assert deck.new_game("freedom", "c1", 3, {})
+    assert deck.document.shared
+    assert "Several people" in deck.forecast_refusal()
+    assert "Several people" in deck.branch_refusal()
+    mission = make()
+    assert mission.new_game("freedom", "a3", 3, {})
+    assert not mission.document.shared
+    assert mission.forecast_refusal() is None and mission.branch_refusal() is None
+    next(maker, None)
