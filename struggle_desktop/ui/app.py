@@ -17,7 +17,8 @@ for the test to look for), ``await=FILE`` (keep handling events until FILE exist
 minute) and ``texts=FILE`` (write every text the screen shows: title, status bar, hand-over
 screen, each menu's commands, any open pop-up, the timeline's place and the forecast's note).
 ``forecast=N`` runs a forecast of N games in the Forecast panel and waits for it; ``back=K``
-looks back K actions. ``serve=DIR`` hands the window to such a
+looks back K steps of the timeline (actions, or moments every seat may see where several
+people share the game). ``serve=DIR`` hands the window to such a
 test for as long as it likes: it writes ``DIR/screen.json`` (where the things a person would
 click or drag are on the screen, see ``screen_places``) and waits for ``DIR/next``; "look"
 writes the file again, "save PATH" saves, "shot PATH" takes a screenshot, "done" ends the
@@ -216,7 +217,7 @@ def follow_autopilot(window, script: str) -> None:
             dock.start()
             dock.wait(600)
         elif key == "back":
-            window.look_at(window.document.position - int(value or 1))
+            window.step(-int(value or 1))
         elif key == "texts":
             QApplication.processEvents()
             Path(value).write_text(json.dumps(screen_texts(window)))
