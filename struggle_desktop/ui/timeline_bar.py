@@ -63,7 +63,7 @@ class TimelineBar(QToolBar):
         self.where = QLabel()
         self.where.setObjectName("timeline-where")
         self.where.setMinimumWidth(self.where.fontMetrics().horizontalAdvance(
-            "Action 9999 of 9999 · turn 99") + 12)
+            "Moment 9999 of 9999 · turn 99") + 12)
         self.addWidget(self.where)
         self.banner = QLabel("<b>Looking back</b>: the game as it was, read-only")
         self.banner.setObjectName("timeline-banner")
