@@ -587,12 +587,6 @@ class GameDocument(QObject):
         where = f"{unit} {self.moment_index()}"
         return f"{where} of {self.moment_count()}" if total else where
 
-    def look_at_moment(self, index: int) -> None:
-        """Show moment ``index`` of ``moments`` (clamped to the first and the present)."""
-        shown = self.moments()
-        if shown:
-            self.look_at(shown[max(0, min(index, len(shown) - 1))])
-
     def look_at(self, k: int) -> None:
         """Show the game after its first ``k`` actions (``history_length``: the present), or
         where several people share it the first moment every seat may see from there on.
