@@ -171,6 +171,9 @@ class GameDocument(QObject):
 
     changed = Signal()
     message = Signal(str)
+    #: The seat changed hands (``set_seat``), before anything is redrawn for the new one:
+    #: the window then builds its panels afresh (ARCHITECTURE.md section 5).
+    seat_changed = Signal(str)
 
     def __init__(self, parent: QObject | None = None, autosave: bool = True):
         super().__init__(parent)
@@ -211,6 +214,7 @@ class GameDocument(QObject):
             self.seat = role
             self._board = None
             self._shown = None
+            self.seat_changed.emit(role)
             if not quiet:
                 self.changed.emit()
 

@@ -4,7 +4,8 @@
 (``seats``, ``humans``), the hand-over screen and taking the seat behind it, the program
 player that acts for the roles it holds, and the one way such a window acts (``perform``:
 nothing while the hand-over screen is up, the last message cleared, and the dice panel shows
-the seat's own reading of what happened). A screen names its roles (``seat_title``) and
+the seat's own reading of what happened). When the seat changes hands every panel and the
+central view are built afresh from the new seat's view (``GameWindow.rebuild_for_seat``). A screen names its roles (``seat_title``) and
 the program's level for a role (``program_level``).
 """
 
@@ -85,8 +86,11 @@ class SeatedWindow(GameWindow):
         # A message of the last action (a refusal, a hand-over) is stale once the player acts
         # again; what this action says (through the document) replaces it.
         self.show_message("")
+        seat = self.document.seat
         result = self.document.perform(action)
-        if result.ok:
+        if result.ok and self.document.seat == seat:
+            # The action's rolls as the seat read them; not once the seat changed hands
+            # (the panel was built afresh for the next one).
             self.dice_dock.show_entries(result.new_entries)
         return result.ok
 

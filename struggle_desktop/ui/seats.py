@@ -2,7 +2,9 @@
 
 * ``HandOverOverlay``: the opaque screen between two people at one computer (BFG-HID-4,
   NH-SIM-2). It names who should sit down, lists what has just become public, and hides
-  everything else until that player presses its one "continue" button.
+  everything else until that player presses its one "continue" button: panels floated out
+  of the window are covered too, and everything behind it is disabled, so neither Tab nor
+  the arrow keys reach a widget behind it (the timeline's slider, a panel's filter).
 * ``ProgramPlayer``: plays the program's decisions for the roles it holds, one action per
   event-loop turn (so the map visibly moves and the window stays responsive), each decided
   from the acting role's own view through ``GameDocument.program_action``.
@@ -12,9 +14,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QPushButton, QVBoxLayout, QWidget
 
 #: Milliseconds between two program actions, so the board visibly moves.
 PROGRAM_STEP_MS = 60
@@ -59,8 +61,43 @@ class HandOverOverlay(QWidget):
         layout.addWidget(self.key_hint)
         layout.addStretch(1)
         self.role: str | None = None
+        self._disabled: list[QWidget] = []     # what the screen disabled behind it
+        self.covers: list[PanelCover] = []     # over the panels floated out of the window
         self.hide()
         parent.installEventFilter(self)
+
+    def setVisible(self, visible: bool) -> None:
+        """Up: everything behind is disabled and floated panels are covered; down: both
+        undone (``hide()`` comes here too)."""
+        super().setVisible(visible)
+        if visible:
+            self._shut_behind()
+        else:
+            self._open_behind()
+
+    def _shut_behind(self) -> None:
+        """Disable every part of the window behind the screen (a disabled widget takes no
+        focus, so Tab and the arrow keys stay here) and cover each floated panel."""
+        window = self.parentWidget()
+        for child in window.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            if child is not self and child.isEnabled() and child not in self._disabled:
+                child.setEnabled(False)
+                self._disabled.append(child)
+        for dock in window.findChildren(QDockWidget):
+            if dock.isFloating() and not any(c.dock is dock for c in self.covers):
+                self.covers.append(PanelCover(dock))
+
+    def _open_behind(self) -> None:
+        for cover in self.covers:
+            cover.remove()
+        self.covers = []
+        for child in self._disabled:
+            child.setEnabled(True)
+        self._disabled = []
+
+    def focusNextPrevChild(self, _next: bool) -> bool:
+        """Tab and Shift+Tab go nowhere while the screen is up."""
+        return True
 
     def show_for(self, role: str, title: str, button: str, news: list[str]) -> None:
         """Cover the window for ``role``: ``title`` names who should sit down, ``button`` is
@@ -93,6 +130,42 @@ class HandOverOverlay(QWidget):
         if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.parentWidget().rect())
         return False
+
+
+class PanelCover(QWidget):
+    """An opaque sheet over a panel floated out of the window while the hand-over screen is
+    up: the panel keeps its place on the desk, and shows nothing until the seat is taken. It
+    stays on top of whatever the panel builds meanwhile (a new seat's widget)."""
+
+    def __init__(self, dock: QDockWidget):
+        super().__init__(dock)
+        self.dock = dock
+        self.setObjectName("hand-over-cover")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet("#hand-over-cover { background: #20262e; } "
+                           "QLabel { color: #b8c0cc; }")
+        layout = QVBoxLayout(self)
+        note = QLabel("Hidden while the computer is handed over")
+        note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        self.setGeometry(dock.rect())
+        self.raise_()
+        self.show()
+        dock.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.dock:
+            if event.type() == QEvent.Type.Resize:
+                self.setGeometry(self.dock.rect())
+            elif event.type() in (QEvent.Type.ChildAdded, QEvent.Type.LayoutRequest):
+                self.raise_()             # a widget the panel just built goes beneath
+        return False
+
+    def remove(self) -> None:
+        self.dock.removeEventFilter(self)
+        self.hide()
+        self.deleteLater()
 
 
 def lock_actions(window: QWidget, locked: bool) -> None:
@@ -157,4 +230,4 @@ class ProgramPlayer:
         self.schedule()
 
 
-__all__ = ["HandOverOverlay", "ProgramPlayer", "PROGRAM_STEP_MS", "lock_actions"]
+__all__ = ["HandOverOverlay", "PanelCover", "ProgramPlayer", "PROGRAM_STEP_MS", "lock_actions"]

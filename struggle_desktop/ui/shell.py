@@ -28,11 +28,13 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow, QMenu,
-                               QMenuBar, QMessageBox, QStackedWidget, QVBoxLayout, QWidget)
+                               QMenuBar, QMessageBox, QStackedWidget, QToolTip, QVBoxLayout,
+                               QWidget)
 
 from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import StruggleError, one_line
 from struggle_desktop.engine.paths import user_data_dir
+from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.document import (GameDocument, LoadedGame, autosave_paths, is_autosave,
                                           load_file)
 from struggle_desktop.ui.settings import app_settings
@@ -71,11 +73,14 @@ class GameWindow(QMainWindow):
         self.build_centre()
         self.build_docks()
         self._build_analysis_docks()
+        for dock in self.findChildren(DockPanel):
+            dock.settle()                    # as made: what a seat change puts back
         self._build_shell_actions()
         self._build_timeline()
         self.build_game_actions()
         self._build_menus()
         self.document.changed.connect(self.on_document_changed)
+        self.document.seat_changed.connect(self.rebuild_for_seat)
         self.document.message.connect(self.show_message)
         self._restore_layout()
 
@@ -126,6 +131,9 @@ class GameWindow(QMainWindow):
 
     def build_game_actions(self) -> None:
         """Create the game's commands with ``self._action``."""
+
+    def rebuild_centre_for_seat(self) -> None:
+        """Build the central view afresh for a new seat (its scene, selection, zoom...)."""
 
     def add_game_menus(self, bar: QMenuBar) -> None:
         """Add the game's menus (between Edit and Help)."""
@@ -259,6 +267,20 @@ class GameWindow(QMainWindow):
             self.docks.append(dock)
         if log is not None:
             log.raise_()
+
+    def rebuild_for_seat(self, role: str = "") -> None:
+        """The seat changed hands: a seat's screen is a function of its view (ARCHITECTURE.md
+        section 5), so nothing drawn for the seat before may stay. Every panel is built
+        afresh (``DockPanel.reset_for_seat``: its texts, filters and their undo, selections,
+        scroll positions, tooltips and charts go), the central view too
+        (``rebuild_centre_for_seat``), and the status bar and any tooltip on show are
+        cleared. The document's change signal then draws it all from the new seat's view."""
+        QToolTip.hideText()
+        self.status_text.clear()
+        self.hover_text.clear()
+        for dock in self.findChildren(DockPanel):
+            dock.reset_for_seat()
+        self.rebuild_centre_for_seat()
 
     def show_panel(self, dock, share: float = 0.45) -> None:
         """Show and raise ``dock``; a chart panel at the foot of the window gets ``share`` of

@@ -337,6 +337,15 @@ class BattlesWindow(SeatedWindow):
         self.centre.setCurrentWidget(self.view)
         QTimer.singleShot(0, self.view.fit)
 
+    def rebuild_centre_for_seat(self) -> None:
+        """A new seat gets a table scene of its own: no highlight, lit target, dragged
+        counter or tooltip of the seat before survives (the change signal draws it)."""
+        if self.scene is None:
+            return
+        old, self.scene = self.scene, None
+        self._ensure_scene()
+        old.deleteLater()
+
     def on_document_changed(self) -> None:
         if not hasattr(self, "overlay"):
             return          # still building: the first change is drawn at the end of __init__

@@ -7,6 +7,16 @@ first time it is shown, so start-up does not pay for panels the player keeps clo
 A panel reads the open game through ``document`` (ui/document.py) and re-renders in
 ``refresh()`` whenever the document says it changed; it never edits the state.
 
+A seat's screen is a function of that seat's view (ARCHITECTURE.md section 5). When the seat
+changes hands the window calls ``reset_for_seat`` on every panel: the widget goes, with every
+text, filter, undo history, selection, scroll position and tooltip in it, and every attribute
+the panel keeps outside it is put back as it was when the window had made the panel
+(``settle``). The widget is then built again from the new seat's view (at once when the panel
+is on screen, else when it is first shown). So a panel cannot carry anything from one seat to
+the next, whatever it keeps and wherever: what it shows comes from ``create_widget`` and
+``update_widget`` reading ``document``. What a window gives a panel for good (a callback) it
+gives while it builds the panels, before ``settle``.
+
 The panel's widget sits in a scroll area: a dock then asks the window for little height of its
 own, so a column of panels fits a 1366x768 laptop screen (a panel taller than its share
 scrolls) instead of stretching the window beyond the screen.
@@ -14,7 +24,9 @@ scrolls) instead of stretching the window beyond the screen.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import copy
+
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 
@@ -30,8 +42,45 @@ class DockPanel(QDockWidget):
         self.setObjectName(self.object_name)
         self.document = document
         self._widget: QWidget | None = None
+        self._settled: dict | None = None      # the attributes as the window made them
         self.visibilityChanged.connect(self._on_visibility)
         document.changed.connect(self.refresh)
+
+    # ------------------------------------------------------------ seats
+    def settle(self) -> None:
+        """Remember the panel as its window made it (the window calls this once it has
+        built and wired every panel, before any game is drawn): ``reset_for_seat`` puts
+        every attribute back to this."""
+        self._settled = {name: value for name, value in vars(self).items()
+                         if name not in ("_widget", "_settled")}
+
+    def reset_for_seat(self) -> None:
+        """Forget everything drawn or remembered for the seat before: drop the widget, put
+        every attribute back as ``settle`` found it, and build the widget again from the
+        document (now if the panel is on screen, else when it is shown)."""
+        assert self._settled is not None, f"{self.object_name}: settle() was never called"
+        self.stop_work()
+        old = self.widget()
+        if old is not None:
+            # The panel hears no more of its old widget (an event filter on a list's viewport).
+            for part in [old, *old.findChildren(QObject)]:
+                part.removeEventFilter(self)
+            old.hide()
+        self._widget = None
+        for name in [n for n in vars(self) if n not in self._settled
+                     and n not in ("_widget", "_settled")]:
+            delattr(self, name)           # made by create_widget or since: made again
+        for name, value in self._settled.items():
+            # Containers are copied: the panel fills its own again, the record stays as made.
+            setattr(self, name, copy.copy(value) if isinstance(value, (list, dict, set))
+                    else value)
+        if old is not None:
+            old.deleteLater()
+            if not self.isHidden():
+                self.ensure_widget()      # drawn from the new seat's view at once
+
+    def stop_work(self) -> None:
+        """Stop what the panel runs in the background (a forecast) before it is reset."""
 
     @property
     def widget_built(self) -> bool:
@@ -50,7 +99,10 @@ class DockPanel(QDockWidget):
             # As wide as the panel needs: only the height gives way to a small screen.
             scroller.setMinimumWidth(self._widget.minimumSizeHint().width()
                                      + scroller.verticalScrollBar().sizeHint().width())
+            previous = self.widget()
             self.setWidget(scroller)
+            if previous is not None:
+                previous.deleteLater()    # the widget of an earlier seat (reset_for_seat)
             self.update_widget()
         return self._widget
 

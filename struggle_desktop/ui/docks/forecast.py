@@ -230,6 +230,21 @@ class ForecastDock(DockPanel):
             if self.widget_built:
                 self.note.setText("Stopping…")
 
+    def stop_work(self) -> None:
+        """A seat change: a forecast under way stops, and what it still sends is not heard
+        (the panel is built afresh for the new seat)."""
+        run = self.run
+        if run is None:
+            return
+        if not self.done:
+            run.cancel()
+        for signal, slot in ((run.progressed, self._progressed), (run.finished, self._finished),
+                             (run.failed, self._failed)):
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass
+
     def wait(self, seconds: float = 60) -> bool:
         """Wait (handling events) until the forecast ends; False on time out (tests)."""
         from PySide6.QtWidgets import QApplication

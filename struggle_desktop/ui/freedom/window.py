@@ -183,6 +183,18 @@ class FreedomWindow(GameWindow):
         return view
 
     # ================================================================== seats
+    def rebuild_centre_for_seat(self) -> None:
+        """A new seat gets new mode views (the events deck, the chit mugs): no form value,
+        selection or list of the side before stays; each is built again when next shown.
+        The resolution view stays: the Mission phase hides nothing from either player."""
+        for kind, view in list(self._mode_views.items()):
+            if view is self.resolution:
+                continue
+            self.modes.removeWidget(view)
+            view.hide()
+            view.deleteLater()
+            del self._mode_views[kind]
+
     def _arrange_seat(self) -> bool:
         """Seat the player the game waits for; True if the seat changed (the change signal
         then redrew everything already). In the events deck a change of side goes through

@@ -227,6 +227,20 @@ class NoblesWindow(SeatedWindow):
         self.centre.setCurrentWidget(self.map_page)
         QTimer.singleShot(0, self.view.fit)
 
+    def rebuild_centre_for_seat(self) -> None:
+        """A new seat gets a map scene of its own, fitted to the window, with nothing
+        selected and no cargo planned: nothing the house before looked at or ticked stays."""
+        self.selected_ship = self.selected_hex = None
+        self.loads.clear()
+        self.unloads.clear()
+        self._shown_kind = None
+        self._scene_rect = None
+        if self.scene is None:
+            return
+        old, self.scene = self.scene, None
+        self._ensure_scene()
+        old.deleteLater()
+
     def on_document_changed(self) -> None:
         if not hasattr(self, "overlay"):
             return          # still building: the first change is drawn at the end of __init__
