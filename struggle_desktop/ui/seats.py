@@ -18,6 +18,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QLabel, QPushButton, QVBoxLayout, QWidget
 
+#: The mark of a widget the hand-over screen disabled (and enables again when it goes).
+DISABLED_BEHIND = "hand-over-disabled"
 #: Milliseconds between two program actions, so the board visibly moves.
 PROGRAM_STEP_MS = 60
 
@@ -61,7 +63,6 @@ class HandOverOverlay(QWidget):
         layout.addWidget(self.key_hint)
         layout.addStretch(1)
         self.role: str | None = None
-        self._disabled: list[QWidget] = []     # what the screen disabled behind it
         self.covers: list[PanelCover] = []     # over the panels floated out of the window
         self.hide()
         parent.installEventFilter(self)
@@ -79,10 +80,12 @@ class HandOverOverlay(QWidget):
         """Disable every part of the window behind the screen (a disabled widget takes no
         focus, so Tab and the arrow keys stay here) and cover each floated panel."""
         window = self.parentWidget()
-        for child in window.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
-            if child is not self and child.isEnabled() and child not in self._disabled:
+        for child in self._behind():
+            if child.isEnabled():
                 child.setEnabled(False)
-                self._disabled.append(child)
+                # Marked on the widget itself: the window makes and drops some of these
+                # (the tab bars of tabbed panels), so no list of them is kept here.
+                child.setProperty(DISABLED_BEHIND, True)
         for dock in window.findChildren(QDockWidget):
             if dock.isFloating() and not any(c.dock is dock for c in self.covers):
                 self.covers.append(PanelCover(dock))
@@ -91,9 +94,15 @@ class HandOverOverlay(QWidget):
         for cover in self.covers:
             cover.remove()
         self.covers = []
-        for child in self._disabled:
-            child.setEnabled(True)
-        self._disabled = []
+        for child in self._behind():
+            if child.property(DISABLED_BEHIND):
+                child.setProperty(DISABLED_BEHIND, None)
+                child.setEnabled(True)
+
+    def _behind(self) -> list[QWidget]:
+        """The window's own parts: central widget, panels, tool bars, menu and status bars."""
+        return [child for child in self.parentWidget().findChildren(
+            QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly) if child is not self]
 
     def focusNextPrevChild(self, _next: bool) -> bool:
         """Tab and Shift+Tab go nowhere while the screen is up."""
