@@ -166,6 +166,57 @@ def assert_same_screen(a, b, when: str) -> None:
                     [:4000])
 
 
+# ====================================================================== a panel
+def test_a_panel_keeps_nothing_across_a_seat_change(qtbot):
+    """Whatever a panel keeps for a seat, in its widget or in attributes of its own, a seat
+    change drops it: the widget is new, drawn from the new seat's view, and every attribute
+    is as the window made it (what the window gave it, a callback, stays)."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from struggle_desktop.ui.docks.base import DockPanel
+    from struggle_desktop.ui.document import GameDocument
+
+    class Notes(DockPanel):
+        object_name = "dock-notes"
+        title = "Notes"
+
+        def __init__(self, document, parent=None):
+            super().__init__(document, parent)
+            self.seen: list[str] = []
+            self.callback = None
+
+        def create_widget(self):
+            self.box = QLineEdit()
+            return self.box
+
+        def update_widget(self):
+            self.seen.append(self.document.seat)
+            self.last_seat = self.document.seat
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    doc = GameDocument(window, autosave=False)
+    doc.new_game("battles", "civil-war", 5, dict(TWO_PEOPLE))
+    notes = Notes(doc, window)
+    notes.callback = print                 # given by the window while it builds its panels
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, notes)
+    notes.settle()
+    window.show()
+    qtbot.waitExposed(window)
+    old_box = notes.ensure_widget()
+    QTest.keyClicks(old_box, "Move-3")
+    doc.set_seat("red")                    # the change signal redraws it
+    assert notes.seen == ["blue", "red"]
+    doc.set_seat("blue", quiet=True)
+    notes.reset_for_seat()
+    assert notes.box is not old_box and notes.box.text() == ""
+    assert not notes.box.isUndoAvailable()
+    assert notes.seen == ["blue"] and notes.last_seat == "blue"      # drawn afresh
+    assert notes.callback is print
+    settle_events()
+    assert notes.widget().widget() is notes.box
+
+
 # ====================================================================== Battles twins
 @contextmanager
 def other_chance(on: bool):

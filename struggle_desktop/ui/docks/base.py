@@ -30,6 +30,25 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 
+def fresh_copy(value):
+    """A copy of ``value`` nobody else changes: plain data (lists, dicts, sets of numbers and
+    strings...) copied all through, a container of anything else copied one level; any
+    other value (a callback, a Qt object) is itself."""
+    if isinstance(value, (list, dict, set, tuple)):
+        return copy.deepcopy(value) if plain_data(value) else copy.copy(value)
+    return value
+
+
+def plain_data(value) -> bool:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, dict):
+        return all(plain_data(k) and plain_data(v) for k, v in value.items())
+    if isinstance(value, (list, set, tuple, frozenset)):
+        return all(plain_data(v) for v in value)
+    return False
+
+
 class DockPanel(QDockWidget):
     #: Stable identifiers: changing them forgets the saved layout.
     object_name = ""
@@ -51,7 +70,7 @@ class DockPanel(QDockWidget):
         """Remember the panel as its window made it (the window calls this once it has
         built and wired every panel, before any game is drawn): ``reset_for_seat`` puts
         every attribute back to this."""
-        self._settled = {name: value for name, value in vars(self).items()
+        self._settled = {name: fresh_copy(value) for name, value in vars(self).items()
                          if name not in ("_widget", "_settled")}
 
     def reset_for_seat(self) -> None:
@@ -71,9 +90,8 @@ class DockPanel(QDockWidget):
                      and n not in ("_widget", "_settled")]:
             delattr(self, name)           # made by create_widget or since: made again
         for name, value in self._settled.items():
-            # Containers are copied: the panel fills its own again, the record stays as made.
-            setattr(self, name, copy.copy(value) if isinstance(value, (list, dict, set))
-                    else value)
+            # Copied: the panel fills its own containers again, the record stays as made.
+            setattr(self, name, fresh_copy(value))
         if old is not None:
             old.deleteLater()
             if not self.isHidden():
