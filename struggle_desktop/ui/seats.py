@@ -100,9 +100,11 @@ class HandOverOverlay(QWidget):
                 child.setEnabled(True)
 
     def _behind(self) -> list[QWidget]:
-        """The window's own parts: central widget, panels, tool bars, menu and status bars."""
+        """The window's own parts: central widget, panels (floated too), tool bars, menu and
+        status bars; not a dialog the window has open."""
         return [child for child in self.parentWidget().findChildren(
-            QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly) if child is not self]
+            QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if child is not self and (not child.isWindow() or isinstance(child, QDockWidget))]
 
     def focusNextPrevChild(self, _next: bool) -> bool:
         """Tab and Shift+Tab go nowhere while the screen is up."""
