@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -97,6 +98,13 @@ EXCLUDED_MODULES = [
     "PySide6.QtXml", "PySide6.QtConcurrent",
     "OpenGL", "PyQt5", "PyQt6", "PySide2", "pyqtgraph.opengl", "pyqtgraph.examples",
     "pyqtgraph.jupyter", "cupy", "h5py", "colorcet",
+    # Reached only from code the program never runs: numpy's lazily loaded test and Fortran
+    # tools (numpy.testing brings unittest and doctest), the debugger, the help system's
+    # topic texts (pydoc itself stays: pyqtgraph imports it through parametertree when the
+    # charts load) and the interactive console's line editing (readline, which would bring
+    # GPL-3 libreadline). tests/packaging/test_bundle.py runs every command of the bundle.
+    "numpy.f2py", "numpy.testing", "unittest", "doctest", "pdb", "bdb", "pydoc_data",
+    "readline",
 ]
 
 _PLUGIN_PATH = re.compile(r"(?:^|/)Qt\d?/plugins/(?P<folder>.+)/(?P<name>[^/]+)$")
@@ -160,8 +168,18 @@ def data_folders(root: Path) -> list[tuple[str, str]]:
         (str(root / "assets"), f"{target}/assets"),
         (str(root / "scenarios"), f"{target}/scenarios"),
         (str(root / "docs" / "playing.md"), f"{target}/docs"),
-        (str(root / "docs" / "screenshots"), f"{target}/docs/screenshots"),
-    ]
+    ] + [(str(root / "docs" / picture), f"{target}/docs/screenshots")
+         for picture in guide_pictures((root / "docs" / "playing.md").read_text(encoding="utf-8"))]
+
+
+def guide_pictures(guide: str) -> list[str]:
+    """The screenshots the player's guide shows (the Help window reads only those; the other
+    pictures of docs/screenshots are for the README and the software centres).
+
+    >>> guide_pictures("text ![A window](screenshots/a.png) and ![B](screenshots/b.png)")
+    ['screenshots/a.png', 'screenshots/b.png']
+    """
+    return sorted(set(re.findall(r"!\[[^\]]*\]\((screenshots/[^)\s]+)\)", guide)))
 
 
 
@@ -215,3 +233,11 @@ def without_dangling_links(entries: list[tuple], present: set[str]) -> list[tupl
         return posixpath.normpath(posixpath.join(posixpath.dirname(entry[0]), entry[1]))
 
     return [entry for entry in entries if entry[2] != "SYMLINK" or target(entry) in present]
+
+
+def record_sources(binaries: list[tuple], work: Path) -> None:
+    """Write ``work/bundle-sources.json``: each binary's place in the bundle -> the file it
+    was copied from, which packaging/notices.py traces to the package that installed it."""
+    work.mkdir(parents=True, exist_ok=True)
+    sources = {entry[0]: entry[1] for entry in binaries if entry[2] != "SYMLINK"}
+    (work / "bundle-sources.json").write_text(json.dumps(sources, indent=1, sort_keys=True))

@@ -13,6 +13,8 @@ no Python: ``PATH`` holds the system's tools less every ``python*``/``pip*``, an
 * the hidden menu entry's command line opens a save (what a double-click runs);
 * the program writes only to the per-user folders, never into its own folder, which is
   mounted read-only for the runs where the machine allows it (a mount namespace);
+* the bundle carries LICENSE and third-party notices covering every library and package in
+  it, its libraries carry no debug information, and it leaves out what the program never runs;
 * ``uninstall.sh`` removes what ``install.sh`` listed and keeps the player's files.
 
 Building takes about 40 s on a 2-core machine. Without PyInstaller or Xvfb the module is
@@ -64,6 +66,7 @@ class Installation:
     elsewhere: Path        # the folder the program is run from
     env: dict[str, str]
     read_only: bool        # whether runs see the bundle's folder mounted read-only
+    unpacked: Path         # the unpacked tarball
 
     def command(self, args: list[str]) -> list[str]:
         """``args`` run with the bundle's folder read-only where a mount namespace is allowed."""
@@ -143,7 +146,7 @@ def installed(tmp_path_factory) -> Installation:
     program = home / ".local" / "bin" / "struggle-desktop"
     assert program.resolve() == (folder / "struggle-desktop").resolve()
     return Installation(home, program, folder, elsewhere, env,
-                        read_only_mounts_work(root / "probe"))
+                        read_only_mounts_work(root / "probe"), unpacked)
 
 
 @pytest.fixture(scope="module")
@@ -311,6 +314,66 @@ def test_it_writes_only_to_the_per_user_folders(installed, untouched):
               and not any(path == a or a in path.parents for a in allowed)]
     assert strays == []
     assert list((installed.home / ".local" / "share" / "struggle_desktop").rglob("autosave*"))
+
+
+NOTICES = "THIRD-PARTY-NOTICES.txt"
+
+
+def test_the_licence_and_notices_travel_with_the_program(installed):
+    """LICENSE and the notices beside the executable and at the top of the tarball, with
+    the README."""
+    for folder in (installed.unpacked, installed.folder):
+        assert (folder / "LICENSE").read_bytes() == (ROOT / "LICENSE").read_bytes()
+    assert (installed.unpacked / "README.md").read_bytes() == (ROOT / "README.md").read_bytes()
+    assert (installed.unpacked / NOTICES).read_bytes() == (installed.folder / NOTICES).read_bytes()
+
+
+def test_the_notices_cover_every_library_and_package(installed):
+    """Every shared library anywhere in the bundle and every package, module and library at
+    the top of _internal is listed under a component that names its licence and ships its
+    text; Qt's part says what the LGPL asks of a program that bundles it."""
+    text = (installed.folder / NOTICES).read_text(encoding="utf-8")
+    internal = installed.folder / "_internal"
+    carried = {"struggle-desktop"}
+    carried |= {str(path.relative_to(installed.folder)) for path in internal.iterdir()
+                if not path.is_symlink()}
+    carried |= {str(path.relative_to(installed.folder)) for path in internal.rglob("*")
+                if re.search(r"\.so(\.\d+)*$", path.name) and not path.is_symlink()}
+    listed = {line[4:] for line in text.splitlines() if line.startswith("  - ")}
+    assert sorted(carried - listed) == []
+    components, _, texts = text.partition("\n== Licence texts\n")
+    for part in components.split("\n== ")[1:]:
+        assert re.search(r"^Licence: \S", part, re.M), part[:200]
+        assert re.search(r"^Licence texts: T\d", part, re.M), part[:200]
+    for name in ("libpython3", "libQt6Core", "libicudata", "libscipy_openblas", "libgfortran"):
+        assert any(name in item for item in listed), name
+    assert "nothing of Qt is linked statically" in text and "your own build" in text
+    assert "GNU LESSER GENERAL PUBLIC LICENSE" in texts and "GNU GENERAL PUBLIC LICENSE" in texts
+    assert "PYTHON SOFTWARE FOUNDATION LICENSE" in texts.upper()
+
+
+def test_the_bundle_is_stripped_and_pruned(installed):
+    """No debug information in the shared libraries, none of the modules the program never
+    runs (test tools, debugger, help topics, readline) and only the screenshots the guide
+    shows."""
+    internal = installed.folder / "_internal"
+    readelf = shutil.which("readelf")
+    if readelf is None:
+        missing("readelf is not installed (binutils)")
+    for library in [*internal.glob("libpython3*.so*"), *internal.glob("yaml/_yaml*.so"),
+                    *internal.glob("python3*/lib-dynload/_decimal*.so")]:
+        sections = subprocess.run([readelf, "-S", "-W", str(library)], capture_output=True,
+                                  text=True, check=True).stdout
+        assert ".debug_info" not in sections, library.name
+    for module in ("unittest", "doctest", "pdb.pyc", "bdb.pyc", "pydoc_data",
+                   "numpy/testing", "numpy/f2py"):
+        assert not (internal / module).exists(), module
+    assert not list(internal.rglob("readline*.so")) and not list(internal.glob("libreadline*"))
+    guide = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\]\(screenshots/([^)]+)\)", guide))
+    bundled = {path.name for path in
+               (internal / "struggle_desktop/_data/docs/screenshots").iterdir()}
+    assert shown and bundled == shown
 
 
 def test_uninstall_removes_what_install_put_and_keeps_the_games(installed):
