@@ -42,6 +42,7 @@ from struggle_desktop import forecast as forecasting
 from struggle_desktop.engine import saves, table, timeline, untrusted
 from struggle_desktop.engine.errors import (BadOption, SaveError, StruggleError, excerpt, one_line,
                                             printable)
+from struggle_desktop.engine.game import imagines
 from struggle_desktop.engine.session import Session, refusal
 from struggle_desktop.simulate import check_setup, simulate
 
@@ -204,22 +205,27 @@ def check_side(game: Any, side: str | None) -> str | None:
 
 
 def forecast_refusal(session: Session, side: str | None) -> str | None:
-    """Why ``forecast`` does not play on from this save (None: it does). Its games play on
-    from the whole position, every side's hidden hand and plans as they are: where several
-    people share the game, its figures would give away what each keeps from the others (the
-    window refuses it there too). ``--side X`` asks for a forecast from one side's view, the
-    other sides' hidden parts imagined anew in every game; the engine cannot imagine them from
-    a view yet (only Battles' stronger player does, inside its own look-ahead), so it is
-    refused, saying so."""
+    """Why ``forecast`` does not play on from this save (None: it does). Without ``--side``
+    its games play on from the whole position, every side's hidden hand and plans as they
+    are: where several people share the game, its figures would give away what each keeps
+    from the others (the window refuses it there too). ``--side X`` plays every game on from
+    a position imagined from X's view alone (the game's ``imagined_state``), on any save, one
+    person's against the program too; a game that does not imagine one refuses it."""
     game = session.game
     if side is not None:
-        return (f"a forecast from {side}'s view needs the other sides' hidden parts imagined "
-                f"anew, which is not offered for {game.id} yet")
+        if not imagines(game):
+            return (f"a forecast from {side}'s view needs the other sides' hidden parts "
+                    f"imagined anew, which {game.id} does not offer")
+        return None
     if table.shared(game, session.state):
-        return (f"several people play this game ({', '.join(table.people(game, session.state))})"
-                ": a forecast would play on with what each side keeps hidden (hands, plans, "
-                "declarations) and so give it away, and a forecast from one side's view "
-                f"(--side X) is not offered for {game.id} yet")
+        people = ", ".join(table.people(game, session.state))
+        if imagines(game):
+            return (f"several people play this game ({people}): a forecast would play on with "
+                    "what each side keeps hidden (hands, plans, declarations) and so give it "
+                    "away; name the side whose view it may use with --side X")
+        return (f"several people play this game ({people}): a forecast would play on with what "
+                "each side keeps hidden (hands, plans, declarations) and so give it away, and "
+                f"a forecast from one side's view (--side X) is not offered for {game.id}")
     return None
 
 
@@ -252,7 +258,7 @@ def cmd_forecast(args: argparse.Namespace) -> int:
     why_not = forecast_refusal(session, check_side(session.game, args.side))
     if why_not is not None:
         raise BadOption(why_not)
-    start = forecasting.start_from(session)
+    start = forecasting.start_from(session, side=args.side)
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     on_results = (lambda futures: progress(len(futures), args.games)) if progress else None
     summary = forecasting.forecast(start, args.games, args.seed, jobs=args.jobs,
@@ -532,9 +538,9 @@ def build_parser() -> Parser:
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--side", default=None, metavar="X",
-                   help="play from side X's view, the other sides' hidden parts imagined anew "
-                        "(where the game offers that: none does yet); a save that several "
-                        "people play is refused without it")
+                   help="play every game on from side X's view, the other sides' hidden "
+                        "parts (hands, plans, declarations) imagined anew in each game; a "
+                        "save that several people play is refused without it")
     p.set_defaults(func=cmd_forecast)
 
     p = sub.add_parser("branch", help="save a game as it was after its first K actions")

@@ -8,6 +8,13 @@ included, drawing from a generator of its own (stream 99 of the same seed). The 
 game and the game's tracks at the start of every later turn are collected; a game that ended
 keeps its last values for the turns after its end, so every turn's figures rest on all games.
 
+A forecast from one side's view (``start.side``, ``forecast --side X``) plays game ``k`` on
+from a position the game imagines from that side's view alone (the game's ``imagined_state``,
+engine/game.py): the other sides' hidden hands, plans and declarations are drawn anew for every
+game from what that side may know, with a generator seeded from ``seed`` and ``k``. Such a
+forecast tells that side nothing the others keep from it, so a save several people play may be
+forecast this way (and only this way).
+
 Game ``k`` depends on ``seed`` and ``k`` only, so a forecast gives the same figures and digest on
 any number of worker processes. Workers get the position once (a process pool initializer) and
 then small chunks of games, so that the first figures come within a second and refine as
@@ -31,6 +38,7 @@ from typing import Any, Callable
 from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.errors import BadOption
 from struggle_desktop.engine.flow import UnkeptLog
+from struggle_desktop.engine.game import imagines
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.simulate import (ERROR_SAMPLES, MAX_ACTIONS, PLAYER_STREAM, SimulationError,
@@ -57,6 +65,8 @@ class Start:
     #: answer of the waiting prompt, to compare with another. It is taken after the new dice
     #: are in, so its own rolls vary from game to game too.
     first: dict | None = None
+    #: The side whose view the games start from (None: the whole position as it stands).
+    side: str | None = None
 
 
 @dataclass
@@ -76,11 +86,20 @@ def default_policy(game: Any) -> str:
     return tuple(getattr(game, "policies", ("bot",)))[0]
 
 
-def start_from(session: Session, policy: str | None = None) -> Start:
-    """The forecast start of ``session``'s position (a copy: the session is not touched)."""
+def start_from(session: Session, policy: str | None = None, side: str | None = None) -> Start:
+    """The forecast start of ``session``'s position (a copy: the session is not touched);
+    with ``side``, every game starts from a position imagined from that side's view (BadOption
+    if the game does not imagine one)."""
     game = session.game
+    if side is not None:
+        if side not in game.roles:
+            raise BadOption(f"no side {side!r} in {game.id} (its sides: {', '.join(game.roles)})")
+        if not imagines(game):
+            raise BadOption(f"{game.id} does not imagine the other sides' hidden parts from one "
+                            "side's view: it cannot be forecast from one side's view")
     return Start(game.id, session.scenario, session.seed, dict(session.options),
-                 clone(session.state), len(session.actions), policy or default_policy(game))
+                 clone(session.state), len(session.actions), policy or default_policy(game),
+                 side=side)
 
 
 def start_after(session: Session, role: str, action: dict,
@@ -125,7 +144,16 @@ def turn_of(state: dict) -> int:
 def play_on(game: Any, start: Start, seed: int, k: int) -> Future:
     """Forecast game ``k``: the start position with new dice, played to its end."""
     gseed = game_seed(seed, k)
-    state = clone(start.state)
+    if start.side is not None:
+        try:
+            state = game.imagined_state(start.state, start.side, gseed)
+        except Exception as exc:  # noqa: BLE001 - a failing game is a result, not a crash
+            error = f"game {k}: imagining {start.side}'s view: {type(exc).__name__}: {exc}"
+            error = error.replace("\n", " ")
+            return Future(k, False, None, hashlib.sha256(error.encode("utf-8")).hexdigest(),
+                          error=error)
+    else:
+        state = clone(start.state)
     state["rng"] = Rng.from_seed(gseed).to_json()
     if getattr(game, "log_is_output_only", False):
         state["log"] = UnkeptLog()        # nobody reads a forecast game's log
@@ -310,6 +338,7 @@ def summarize(game: Any, start: Start, seed: int, jobs: int, futures: list[Futur
         "from_action": start.from_action,
         "from_turn": turn_of(start.state),
         "policy": start.policy,
+        "side": start.side,
         "seed": seed,
         "games": len(futures),
         "completed": len(completed),

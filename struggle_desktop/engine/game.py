@@ -98,6 +98,13 @@ class GameModule(Protocol):
     # game offers that decides well within a second). A game without it hints with
     # DEFAULT_HINT_POLICY; read it through ``hint_policy(game)``.
 
+    # Optional: ``imagined_state(state, role, seed) -> State``, a whole position imagined
+    # from ``role``'s view alone: what the view shows copied, every other side's hidden parts
+    # drawn anew from public knowledge with a generator seeded from ``seed`` (the game's own
+    # generator too). Two states ``role`` cannot tell apart give the same result; the result
+    # passes the game's invariants and plays to its end. ``forecast --side X`` plays on from
+    # it; a game without it is not forecast from one side's view (``imagines(game)``).
+
 
 #: The policy a game's hint uses when the game names none (every game has a ``bot``).
 DEFAULT_HINT_POLICY = "bot"
@@ -107,3 +114,8 @@ def hint_policy(game: Any) -> str:
     """The policy the in-game hint asks for ``game``: its ``hint_policy`` attribute, else
     DEFAULT_HINT_POLICY."""
     return getattr(game, "hint_policy", DEFAULT_HINT_POLICY)
+
+
+def imagines(game: Any) -> bool:
+    """Whether ``game`` imagines a position from one side's view (``imagined_state``)."""
+    return callable(getattr(game, "imagined_state", None))

@@ -134,6 +134,13 @@ class BattlesGame(FlowGame):
 
         return player_view(self, state, role, with_log=with_log)
 
+    def imagined_state(self, state: dict, role: str, seed: int) -> dict:
+        """A whole position imagined from ``role``'s view alone, the other player's hidden
+        chits dealt anew and their unseen plan set aside (games/battles/imagine.py)."""
+        from struggle_desktop.games.battles.imagine import imagined_state
+
+        return imagined_state(self, state, role, seed)
+
     # ------------------------------------------------------------------ players
     def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
                       cache=None) -> dict:

@@ -202,6 +202,13 @@ class NoblesGame(FlowGame):
         view["legal_actions"] = self.legal_actions(state, role)
         return view
 
+    def imagined_state(self, state: dict, role: str, seed: int) -> dict:
+        """The position as house ``role`` may know it: the other houses' pending secret
+        declarations set aside, to be made again (games/nobles/imagine.py)."""
+        from struggle_desktop.games.nobles.imagine import imagined_state
+
+        return imagined_state(self, state, role, seed)
+
     # ------------------------------------------------------------------ players
     def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
                       cache=None) -> dict:
