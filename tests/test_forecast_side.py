@@ -46,12 +46,13 @@ def the_bot_way(session: Session, enemy: str) -> list[dict]:
 
 
 def twins(game_id: str, scenario: str, options: dict, seed: int, kinds: tuple[str, ...],
-          other_way, one_way=the_bot_way, limit: int = 3000
+          other_way, one_way=the_bot_way, limit: int = 3000, then_any: bool = False
           ) -> tuple[Session, Session, str, str]:
     """Two games that agree up to a secret step of kind ``kinds`` of one side (the enemy),
     which it begins once ``one_way`` and once ``other_way`` (each a function of the session
     and the enemy giving actions), the program player finishing it, after which another side
-    X decides a secret step too. Returns the two sessions, the enemy and X."""
+    X decides a secret step too (any step, with ``then_any``). Returns the two sessions, the
+    enemy and X."""
     game = get_game(game_id)
     base = Session.new(game, scenario, seed, options)
     player = Rng.from_seed(seed, stream=99)
@@ -71,7 +72,7 @@ def twins(game_id: str, scenario: str, options: dict, seed: int, kinds: tuple[st
                 made.append(session)
             mine, theirs = made
             after = mine.state["pending"]
-            if (after["kind"] in kinds and after["role"] != enemy
+            if ((then_any or after["kind"] in kinds) and after["role"] != enemy
                     and theirs.state["pending"] == after
                     and game.digest(mine.state) != game.digest(theirs.state)):
                 return mine, theirs, enemy, after["role"]
@@ -131,6 +132,9 @@ TWINS = {
     # BFG-HID-6: a secret disengagement choice made, not yet revealed.
     "battles-disengagement": ("battles", "civil-war", HOT_SEAT, 5, ("disengage",),
                               first_legal_unlike_the_bot),
+    # FIG-EVT-12: the secret card the Imperial side kept of those it drew.
+    "freedom-secret-cards": ("freedom", "c1", {}, 5, ("deck_keep_secret",),
+                             first_legal_unlike_the_bot, the_bot_way, 3000, True),
     # NH-SIM-2: a house's nuke launch declared, not yet revealed, while another declares.
     "nobles-launches": ("nobles", "standard", NOBLES, 4, ("launch", "sacrifice"),
                         first_legal_unlike_the_bot),
@@ -210,6 +214,40 @@ def test_battles_deals_the_hidden_chits_anew_with_the_public_counts():
     assert len(hands) > 1
 
 
+def freedom_cards(state: dict) -> list[str]:
+    places = state["places"]
+    cards = [c for key in ("g_deck", "m_deck", "removed", "discard", "historic", "lasting",
+                           "retired") for c in places[key]]
+    cards += [e["card"] for box in ("new", "due") for e in places[box]]
+    for side in ("rebel", "imperial"):
+        cards += places["hands"][side] + places["secret_decks"][side]
+    return cards
+
+
+@pytest.mark.parametrize("actions", [3, 10, 25])
+def test_freedom_deals_the_unseen_cards_anew_keeping_every_card_once(actions):
+    """FIG-EVT-2, FIG-EVT-12: the other side's hand and secret deck keep their sizes and
+    hold its own secret cards, X's hand is as it is, every card is in one place as in the
+    real position, and the forecast from either side plays to the end."""
+    session = played("freedom", "c1", {}, actions)
+    game, state = session.game, session.state
+    for side, enemy in (("rebel", "imperial"), ("imperial", "rebel")):
+        hands = set()
+        for seed in range(4):
+            sim = game.imagined_state(state, side, seed)
+            assert sorted(freedom_cards(sim)) == sorted(freedom_cards(state))
+            assert sim["places"]["hands"][side] == state["places"]["hands"][side]
+            for who in (side, enemy):
+                for key in ("hands", "secret_decks"):
+                    assert len(sim["places"][key][who]) == len(state["places"][key][who])
+            assert all(c.startswith(("IS#", "H#") if enemy == "imperial" else ("RS#", "H#"))
+                       for c in sim["places"]["hands"][enemy])
+            hands.add(tuple(sim["places"]["hands"][enemy]))
+        assert len(hands) > 1
+        summary = forecasting.forecast(forecasting.start_from(session, side=side), 3, seed=2)
+        assert summary["completed"] == 3, summary["error_samples"]
+
+
 def test_a_view_sees_no_more_through_the_imagined_position():
     """BFG-HID-10: imagining from Blue's view and looking at it as Blue shows what Blue saw."""
     session = played("battles", "civil-war", HOT_SEAT, 45)
@@ -260,6 +298,19 @@ def test_without_side_a_save_of_several_people_is_refused_naming_the_flag(tmp_pa
     assert done.returncode == 2 and done.stderr.startswith("error:")
     assert done.stderr.count("\n") == 1 and "--side X" in done.stderr
     assert "several people" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_events_deck_is_forecast_from_one_side_only(tmp_path):
+    """FIG-EVT-2: each side keeps its hand from the other, so the whole position is not
+    forecast, and either side's view is."""
+    save = tmp_path / "deck.sgsave"
+    played("freedom", "c1", {}, 10).save(save)
+    done = run("forecast", str(save), "--games", "3")
+    assert done.returncode == 2 and "--side X" in done.stderr, done.stderr
+    for side in ("rebel", "imperial"):
+        done = run("forecast", str(save), "--games", "3", "--side", side, "--json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["completed"] == 3
 
 
 def test_a_one_person_save_forecast_from_a_side_plays_from_that_view(tmp_path):

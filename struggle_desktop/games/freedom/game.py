@@ -275,6 +275,13 @@ class FreedomGame(FlowGame):
         view["legal_actions"] = self.legal_actions(state, role)
         return view
 
+    def imagined_state(self, state: dict, role: str, seed: int) -> dict:
+        """The position as side ``role`` may know it: in the events deck, the other side's
+        hidden cards and the unseen decks dealt anew (games/freedom/imagine.py)."""
+        from struggle_desktop.games.freedom.imagine import imagined_state
+
+        return imagined_state(self, state, role, seed)
+
     # ------------------------------------------------------------------ players
     def choose_action(self, state: dict, role: str, policy: str, rng: Rng,
                       cache=None) -> dict:
