@@ -275,8 +275,10 @@ def collect(bundle: Path, sources: dict[str, str], root: Path) -> list[Component
         elif name.startswith("libicu"):
             target = component("icu", name="ICU", version=name.rsplit(".so.", 1)[-1],
                                licence="Unicode-3.0", origin="the PySide6-Essentials wheel "
-                               "(Qt's ICU build)", texts=[("ICU", (LICENSES /
-                                                               "ICU-Unicode-3.0.txt").read_text())])
+                               "(Qt's ICU build)", texts=[
+                                   ("ICU", (LICENSES / "ICU-Unicode-3.0.txt").read_text()),
+                                   ("ICU: third-party notices",
+                                    (LICENSES / "ICU-third-party.txt").read_text())])
         elif inside.split("/")[0] in tops:
             dist = tops[inside.split("/")[0]]
             target = _vendored(dist, inside, component) or component(
