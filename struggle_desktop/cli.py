@@ -531,7 +531,8 @@ def build_parser() -> Parser:
     p = sub.add_parser(
         "forecast", help="play a saved game to its end many times: the odds from here",
         epilog="Every side is played by the game's program player; the seed drives the "
-               "future dice only.")
+               "future dice only (and, with --side, what each game imagines of the other "
+               "sides' hidden parts).")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
     p.add_argument("--seed", type=int, default=1, metavar="N", help="seed (default 1)")
