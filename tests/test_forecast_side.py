@@ -123,6 +123,16 @@ def last_chit_set_aside(session: Session, enemy: str) -> list[dict]:
             {"verb": "discard", "chit": hand[-1]}, {"verb": "done"}]
 
 
+def first_card_played(session: Session, enemy: str) -> list[dict]:
+    plays = [a for a in session.game.legal_actions(session.state, enemy) if a["verb"] == "play"]
+    return plays[:1]
+
+
+def last_card_played(session: Session, enemy: str) -> list[dict]:
+    plays = [a for a in session.game.legal_actions(session.state, enemy) if a["verb"] == "play"]
+    return plays[-1:]
+
+
 TWINS = {
     # BFG-HID-5: Red's deployment plan, made and not yet revealed, while Blue plans.
     "battles-deployment": ("battles", "civil-war", HOT_SEAT, 5, ("deploy",), another_plan),
@@ -135,6 +145,10 @@ TWINS = {
     # FIG-EVT-12: the secret card the Imperial side kept of those it drew.
     "freedom-secret-cards": ("freedom", "c1", {}, 5, ("deck_keep_secret",),
                              first_legal_unlike_the_bot, the_bot_way, 3000, True),
+    # FIG-EVT-6, FIG-EVT-7: the card the First Right holder wants to play, while the other
+    # side decides whether to contest it.
+    "freedom-card-to-play": ("freedom", "c1", {}, 1, ("deck_play",), last_card_played,
+                             first_card_played, 3000, True),
     # NH-SIM-2: a house's nuke launch declared, not yet revealed, while another declares.
     "nobles-launches": ("nobles", "standard", NOBLES, 4, ("launch", "sacrifice"),
                         first_legal_unlike_the_bot),
