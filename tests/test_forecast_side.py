@@ -347,3 +347,22 @@ def test_a_game_that_does_not_imagine_is_refused_from_a_side():
     assert not imagines(struggle)
     with pytest.raises(BadOption, match="one side's view"):
         forecasting.start_from(played("struggle", "1", {}, 8), side="imperial")
+
+
+def test_noble_houses_sets_aside_other_houses_sacrifices_and_launches():
+    """NH-SIM-2, NH-ABIL-12, NH-NUK-3: in a stack waiting on declarations, only the asking
+    house's own stay; the others' are gone and those houses are no longer done."""
+    from struggle_desktop.games.nobles.imagine import public_stack
+
+    stack = [{"proc": "battle", "step": "sacrifice", "hex": [1, 1], "attacker": "A",
+              "defender": "B", "sacrifices": {"A": ["A-X1"], "B": ["B-X2"]},
+              "done": ["A"], "asking": "B"},
+             {"proc": "nuke_hex", "step": "declare", "hex": [2, 2],
+              "declared": {"A": {"A-NK1": "armies:B"}, "B": {"B-NK1": None}}}]
+    seen = public_stack(stack, "B")
+    assert seen[0]["sacrifices"] == {"A": [], "B": ["B-X2"]} and seen[0]["done"] == []
+    assert seen[1]["declared"] == {"B": {"B-NK1": None}}
+    assert stack[0]["sacrifices"]["A"] == ["A-X1"]            # the real stack is untouched
+    command = [{"proc": "battle", "step": "command", "done": ["A"], "attacker": "A",
+                "defender": "B"}]
+    assert public_stack(command, "B") == command              # commands are given openly
