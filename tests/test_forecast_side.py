@@ -179,7 +179,9 @@ def test_twins_differing_only_in_hidden_parts_get_the_same_forecast(twin_saves):
     assert whole_one["digest"] != whole_two["digest"]
 
 
-def test_the_imagined_position_is_valid_and_plays_to_the_end(twin_saves):
+def test_the_imagined_position_is_valid(twin_saves):
+    """It passes the game's invariants, keeps the prompt waiting and is plain JSON (that it
+    plays to its end is checked by the forecasts above)."""
     mine, _, enemy, side = twin_saves
     game = mine.game
     for seed in range(3):
