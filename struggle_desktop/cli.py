@@ -31,6 +31,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -66,6 +67,23 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+class PolicyHelp(argparse.HelpFormatter):
+    """``simulate --help``: the program's players each game offers, read from the games when
+    the help is shown (importing every game for each command would slow them all)."""
+
+    #: Where the epilog names the policies; replaced by their list when the help is shown.
+    POLICIES = "--option policy=NAME chooses the program's player."
+
+    def add_text(self, text: str | None) -> None:
+        if text and text.startswith(self.POLICIES):
+            offered = "; ".join(
+                f"{game_id} {'|'.join(games_registry.get_game(game_id).policies)}"
+                for game_id in games_registry.REGISTRY)
+            text = (f"--option policy=NAME chooses the program's player (default bot): "
+                    f"{offered}." + text[len(self.POLICIES):])
+        super().add_text(text)
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -307,15 +325,24 @@ def cmd_branch(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def check_log_folder(folder: str) -> None:
+    """Make ``--log-dir`` and write a file in it before any game runs, so that a folder that
+    cannot hold the logs (read-only, ``/proc/1``, a file) is one ``error:`` line, not a
+    traceback after the batch has run."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise BadOption(f"cannot write the game logs into {printable(folder)}: "
+                        f"{exc.strerror or exc}") from None
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     options = read_option_files(game, parse_options(args.option))
     if args.log_dir is not None:
-        try:
-            Path(args.log_dir).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BadOption(f"cannot use {args.log_dir} as the log folder: "
-                            f"{exc.strerror or exc}") from None
+        check_log_folder(args.log_dir)
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     summary = simulate(game, args.scenario, args.games, args.seed, options, jobs=args.jobs,
                        log_dir=args.log_dir, progress=progress)
@@ -492,7 +519,8 @@ def build_parser() -> Parser:
 
     p = sub.add_parser(
         "simulate", help="play many games headless and summarise them",
-        epilog="--option policy=bot|random chooses the program's player (default bot). "
+        formatter_class=PolicyHelp,
+        epilog=PolicyHelp.POLICIES + " "
                "--log-dir writes game-<k>.jsonl: every log entry, a {kind: turn, turn, "
                "...tracks} line before each turn's turn-start entry (kept with kind "
                "'turn-start'), and a final {kind: final, outcome, turns, ...tracks} line.")

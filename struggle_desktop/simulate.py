@@ -38,6 +38,9 @@ from struggle_desktop.engine.errors import BadOption
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 
+#: The most games one batch plays: hours of work on one machine, and a list of that many
+#: seeds and results still fits in memory (a mistyped count would otherwise run out of it).
+MAX_GAMES = 1_000_000
 #: A game that needs more player actions than this is a runaway (a rules or bot bug).
 MAX_ACTIONS = 50_000
 #: The PCG32 stream of the simulated player's own generator (the game uses the default one).
@@ -114,6 +117,9 @@ def check_batch(games: Any, jobs: Any, seed: Any) -> None:
     """The numbers of a batch of games (simulate, forecast), or BadOption naming the wrong one."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise BadOption(f"the number of games must be at least 1, not {games!r}")
+    if games > MAX_GAMES:
+        raise BadOption(f"the number of games must be at most {MAX_GAMES:,} in one batch, "
+                        f"not {games:,}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise BadOption(f"the number of jobs must be at least 1, not {jobs!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):

@@ -113,6 +113,11 @@ BAD_INPUT = [
     (["render", "--game", "struggle", "--scenario", "3", "--out", "m.png", "--size", "0x10"], "--size"),
     (["render", "--game", "struggle", "--scenario", "42", "--out", "m.png"], "unknown scenario"),
     (["play", "--game", "struggle", "--scenario", "3", "--bogus"], "unrecognized arguments"),
+    # Values found by trying (issue 25): each was a traceback or a long run before.
+    ([*SIM, "--games", "99999999999", "--seed", "1"], "at most 1,000,000"),
+    ([*SIM, "--games", "2", "--seed", "1", "--log-dir", "/proc/1"], "cannot write the game logs"),
+    ([*SIM[:4], "7", "--games", "1", "--seed", "1", "--option", "max_turns=1000000000"],
+     "max_turns must be from 1 to 999"),
 ]
 
 
@@ -227,6 +232,28 @@ def test_what_a_save_says_reaches_the_terminal_escaped(save_file, tmp_path):
         out = done.stdout.decode("utf-8")
         assert "verification failed: action 1 no longer replays" in out
         assert "\x1b" not in out and ("\\ud800" in out or "\\x1b[2J" in out)
+
+
+@pytest.mark.parametrize("text", ["password: hunter2\nother: line two\n",
+                                  "just text with hunter2 in it\n", "- hunter2\n- line two\n"])
+def test_a_context_file_that_is_not_an_environs_is_not_quoted(capsys, tmp_path, text):
+    """--option context=FILE with some other file of the player's: one line that names at
+    most its first key, never what the file says."""
+    path = tmp_path / "notes.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "simulate", "--game", "freedom", "--scenario", "custom",
+                         "--games", "1", "--seed", "1", "--option", f"context={path}")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("error:")
+    assert "hunter2" not in err and "line two" not in err and "other" not in err
+
+
+def test_simulate_help_names_every_policy_each_game_offers(capsys):
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    from struggle_desktop import games
+    for game_id in games.ALL_GAME_IDS:
+        assert f"{game_id} {'|'.join(games.get_game(game_id).policies)}" in text
 
 
 def test_help_and_version_exit_0(capsys):

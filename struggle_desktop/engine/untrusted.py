@@ -344,7 +344,23 @@ def schema_problem(error: Any) -> str:
         return f"{excerpt(error.instance)} was expected to be {excerpt(error.validator_value)}"
     if error.validator == "enum":
         return f"{excerpt(error.instance)} is not one of {excerpt(error.validator_value, 100)}"
-    return one_line(error.message, 160)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        # jsonschema lists every unexpected key: in a file that is not the document asked
+        # for, those are its lines. Name the first one only.
+        schema = error.schema if isinstance(error.schema, dict) else {}
+        known = schema.get("properties", {})
+        patterns = list(schema.get("patternProperties", {}))
+        unexpected = [key for key in error.instance if key not in known
+                      and not any(re.search(pattern, str(key)) for pattern in patterns)]
+        if unexpected:
+            more = len(unexpected) - 1
+            return (f"unexpected field {excerpt(unexpected[0], 40)}"
+                    + (f" (and {more} more)" if more else ""))
+    message = error.message
+    quoted = repr(error.instance)
+    if message.startswith(quoted):           # "'<the whole value>' does not match ..."
+        message = excerpt(error.instance) + message[len(quoted):]
+    return one_line(message, 160)
 
 
 __all__ = ["Limits", "MAX_DEPTH", "SAVE_LIMITS", "YAML_LIMITS", "excerpt", "parse_json",

@@ -62,6 +62,15 @@ def mode_module(kind: str):
     return importlib.import_module(MODE_MODULES[kind])
 
 
+
+def _kind_of(value: Any) -> str:
+    """What a value is, in words, without quoting it."""
+    if isinstance(value, str):
+        return "a line of text" if "\n" not in value.strip() else "lines of text"
+    if isinstance(value, list):
+        return "a list"
+    return "a single value" if value is not None else "an empty document"
+
 class FreedomGame(FlowGame):
     id = "freedom"
     title = "Freedom in the Galaxy missions"
@@ -157,8 +166,10 @@ class FreedomGame(FlowGame):
         must not make the program read a file of the player's. The command line reads the
         file the person names (``--option context=FILE.yaml``) and passes its document."""
         if not isinstance(value, dict):
-            raise BadOption(f"option context must be an environs document (a mapping), not "
-                            f"{excerpt(value)}")
+            # Its type only: the value may be a whole file of the player's that is not an
+            # environs file at all, and a message has no business quoting it.
+            raise BadOption(f"option context must be an environs document (a mapping of "
+                            f"fields), not {_kind_of(value)}")
         try:
             environs.normalize(value, self.data, "option context")
         except DataError as exc:          # the schema's message or a ContextError naming a field

@@ -43,6 +43,11 @@ OPTION_HELP = {
 }
 
 
+#: The most turns scenario 7 may be played on for (a 999-turn game plays in a fraction of a
+#: second; beyond that the option could only make a runaway game).
+MAX_TURNS_LIMIT = 999
+
+
 class StruggleGame(FlowGame):
     """The shared flow-game base (engine/flowgame.py) with what Struggle adds: manual
     adjustments (free placement) answered outside the prompts, and a cache a session keeps
@@ -82,7 +87,8 @@ class StruggleGame(FlowGame):
                        "help": "switch every optional rule on"}
         opts["base"] = {"type": "scenario", "default": "1",
                         "help": "scenario 7 (Sweep of Empire): the scenario it is played on"}
-        opts["max_turns"] = {"type": "int", "default": 40,
+        # Bounded like every option: a billion turns would only end as a runaway game.
+        opts["max_turns"] = {"type": "int", "default": 40, "min": 1, "max": MAX_TURNS_LIMIT,
                              "help": "scenario 7: stop an unfinished game after this many turns"}
         return opts
 
@@ -113,8 +119,9 @@ class StruggleGame(FlowGame):
             max_turns = int(options.get("max_turns", 40))
         except (TypeError, ValueError):
             raise BadOption(f"option max_turns takes a whole number, not {options['max_turns']!r}") from None
-        if max_turns < 1:
-            raise BadOption("option max_turns must be at least 1")
+        if not 1 <= max_turns <= MAX_TURNS_LIMIT:
+            raise BadOption(f"option max_turns must be from 1 to {MAX_TURNS_LIMIT}, "
+                            f"not {options['max_turns']!r}")
         everything = parse_bool("all", options.get("all", False))
         toggles = {}
         for key in OPTION_HELP:

@@ -354,7 +354,9 @@ class NewGameDialog(QDialog):
         self.base_combo.blockSignals(False)
         base_default = str(options.get("base", {}).get("default", "1"))
         self.base_combo.setCurrentIndex(max(0, self.base_combo.findData(base_default)))
-        self.max_turns_spin.setValue(int(options.get("max_turns", {}).get("default", 40)))
+        max_turns = options.get("max_turns", {})
+        self.max_turns_spin.setRange(int(max_turns.get("min", 1)), int(max_turns.get("max", 999)))
+        self.max_turns_spin.setValue(int(max_turns.get("default", 40)))
         self.select_scenario(DEFAULT_SCENARIO if DEFAULT_SCENARIO in self._scenarios
                              else next(iter(self._scenarios), ""))
         self._set_tab_order()
