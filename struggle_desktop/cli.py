@@ -159,6 +159,32 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
+#: The commands that start the window (none, ``play``, ``open``): started from the desktop,
+#: their refusals are shown in a dialog too.
+WINDOW_COMMANDS = (None, "play", "open")
+
+
+def window_command(argv: list[str] | None) -> bool:
+    """Whether ``argv`` (default: this program's) asks for the window, even one that did not
+    parse: its first word that is not an option is none, ``play`` or ``open``."""
+    words = sys.argv[1:] if argv is None else argv
+    first = next((word for word in words if not word.startswith("-")), None)
+    return first in WINDOW_COMMANDS
+
+
+def tell_desktop(message: str) -> None:
+    """Show a window command's refusal as the desktop program would (the window module's
+    ``tell_refusal``: a dialog when no terminal shows stderr). Never fails: the ``error:``
+    line is already out."""
+    try:
+        module = importlib.import_module(GUI_MODULE)
+        tell = getattr(module, "tell_refusal", None)
+        if tell is not None:
+            tell(one_line(message, 400))
+    except Exception:           # noqa: BLE001 - no window to tell it in: stderr has it
+        pass
+
+
 def launch_gui(args: argparse.Namespace) -> int:
     """Hand checked arguments to the desktop program, if this build has one."""
     try:
@@ -590,10 +616,11 @@ def main(argv: list[str] | None = None) -> int:
         code = command(args)
         sys.stdout.flush()      # a reader that went away shows here, not at exit
         return code
-    except UsageError as exc:
-        return fail(str(exc))
-    except StruggleError as exc:
-        return fail(str(exc))
+    except (UsageError, StruggleError) as exc:
+        code = fail(str(exc))
+        if window_command(argv):
+            tell_desktop(str(exc))
+        return code
     except SystemExit as exc:   # --help and --version end through argparse's exit()
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     except KeyboardInterrupt:

@@ -535,3 +535,65 @@ def test_a_reader_that_stops_early_gets_no_complaint(monkeypatch):
     assert cli.main(["catalog", "--game", "struggle"]) == cli.EXIT_OK
     stream.flush()              # what Python does at exit: nothing is left to fail
     stream.close()
+
+
+# ------------------------------------------------------------------------------ from the desktop
+class Terminal(io.StringIO):
+    """A stream that is a terminal (``isatty``), as when a person types the command."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def refusal_dialogs(monkeypatch, qapp):
+    """Refusal dialogs recorded instead of shown: (title, text). The tests' offscreen screen
+    counts as one a person sees, and no autopilot script runs."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from struggle_desktop.ui import app
+    shown: list = []
+    monkeypatch.setattr(app, "UNSEEN_PLATFORMS", set())
+    monkeypatch.delenv(app.AUTOPILOT_VARIABLE, raising=False)
+    monkeypatch.setattr(QMessageBox, "critical",
+                        lambda parent, title, text, *a, **k: shown.append((title, text)))
+    monkeypatch.setattr(sys, "stdin", io.StringIO())        # started from the desktop
+    return shown
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["open", "KAPUTT"], "is not a save file"),
+    (["play", "--game", "struggle", "--scenario", "3", "--option", "warp=on"],
+     "unknown option 'warp'"),
+    (["play", "--game", "struggle", "--scenario", "99"], "unknown scenario '99'"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_a_window_command_started_from_the_desktop_shows_its_refusal(
+        capsys, refusal_dialogs, tmp_path, argv, expected):
+    """No terminal (a double-clicked save, the menu): the refusal is a dialog as well as the
+    error line, exit 2, and no window opens."""
+    kaputt = tmp_path / "kaputt.sgsave"
+    kaputt.write_text("garbage{", encoding="utf-8")
+    argv = [str(kaputt) if word == "KAPUTT" else word for word in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("error:")
+    assert len(refusal_dialogs) == 1
+    title, text = refusal_dialogs[0]
+    assert expected in text and text == err.strip()[len("error: "):]
+
+
+def test_from_a_terminal_a_refusal_is_the_error_line_only(capsys, refusal_dialogs, tmp_path,
+                                                          monkeypatch):
+    kaputt = tmp_path / "kaputt.sgsave"
+    kaputt.write_text("garbage{", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    code, _, err = run(capsys, "open", str(kaputt))
+    assert code == 2 and err.startswith("error:") and "is not a save file" in err
+    assert refusal_dialogs == []
+
+
+def test_a_headless_command_never_shows_a_dialog(capsys, refusal_dialogs):
+    """simulate, verify... are for terminals and scripts: their refusals stay on stderr."""
+    code, _, err = run(capsys, *SIM, "--games", "1", "--seed", "1", "--option", "warp=on")
+    assert code == 2 and err.startswith("error:")
+    assert refusal_dialogs == []

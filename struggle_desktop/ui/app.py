@@ -27,6 +27,7 @@ serving.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import random
@@ -39,6 +40,8 @@ AUTOPILOT_VARIABLE = "STRUGGLE_DESKTOP_AUTOPILOT"
 #: to them by it (Wayland's app id).
 DESKTOP_ID = "io.github.struggledesktop.StruggleDesktop"
 DEFAULT_RENDER_SIZE = (1600, 1000)
+#: The program's name as people see it (the menu entry's Name, the end of every title).
+PROGRAM_NAME = "Struggle Desktop"
 
 
 def make_application():
@@ -50,13 +53,54 @@ def make_application():
     from struggle_desktop.ui.map.render import ensure_fonts
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("struggle_desktop")
-    app.setApplicationDisplayName("Struggle for the Galactic Empire")
+    app.setApplicationName("struggle_desktop")      # the menu entry's StartupWMClass
+    # Qt appends the display name to every window's title ("… — Battles for the Galactic
+    # Empire — Struggle Desktop"): the program's name, not one of its games'.
+    app.setApplicationDisplayName(PROGRAM_NAME)
     app.setDesktopFileName(DESKTOP_ID)
     app.setWindowIcon(QIcon(str(assets_dir() / "icons" / "struggle-desktop.svg")))
     ensure_fonts()
     app.setFont(QFont("DejaVu Sans", 10))
     return app
+
+
+#: Qt platforms on which nobody sees a window (tests, ``render``): a refusal stays on stderr.
+UNSEEN_PLATFORMS = {"offscreen", "minimal"}
+#: The title of the dialog a refusal gives when the program was started from the desktop.
+REFUSED_TITLE = "Cannot start"
+
+
+def started_from_desktop() -> bool:
+    """Whether nobody reads this program's stderr: neither stdin nor stderr is a terminal, as
+    when the desktop starts it (its menu entry, a double-clicked save, ``gio open``)."""
+    def terminal(stream) -> bool:
+        try:
+            return stream is not None and stream.isatty()
+        except (AttributeError, ValueError, OSError):    # closed or not a real stream
+            return False
+    return not terminal(sys.stdin) and not terminal(sys.stderr)
+
+
+def display_available() -> bool:
+    """Whether a window can be shown at all (without one, Qt would abort the process)."""
+    if sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def tell_refusal(message: str) -> None:
+    """A refusal of a window command (``open`` of a damaged save, a bad option, exit 2) when
+    the program was started from the desktop: the ``error:`` line on stderr reaches nobody
+    there, so it is shown in a dialog too. From a terminal, or for a script (the autopilot),
+    the error line is enough."""
+    if (not started_from_desktop() or os.environ.get(AUTOPILOT_VARIABLE)
+            or not display_available()):
+        return
+    app = make_application()
+    if app.platformName() in UNSEEN_PLATFORMS:
+        return
+    from PySide6.QtWidgets import QMessageBox
+    QMessageBox.critical(None, REFUSED_TITLE, message)
 
 
 def main(args) -> int:
@@ -68,11 +112,12 @@ def main(args) -> int:
     from PySide6.QtCore import QTimer
 
     from struggle_desktop.ui.screens import window_class
-    from struggle_desktop.ui.settings import app_settings
+    from struggle_desktop.ui.settings import app_settings, unwritable_folders
     from struggle_desktop.ui.shell import clean_leftovers, crashed_game_waiting, mark_running
 
     app = make_application()
     settings = app_settings()
+    unkept = unwritable_folders()   # a read-only home still plays: said once, below
     clean_leftovers(settings)       # before anything is saved in this run
     crashed = crashed_game_waiting(settings)
     # The screen of the game asked for (play, open), else Struggle's; the new-game dialog
@@ -85,19 +130,52 @@ def main(args) -> int:
         listen_for_opened_files(app)
     window.show()
     command = getattr(args, "command", None)
+    first = None                    # what the player is asked first, once the window is up
     if command == "play":
         seed = args.seed if args.seed is not None else random.randrange(1, 10**6)
         window.new_game(args.game, args.scenario, seed, getattr(args, "options", {}) or {})
     elif command == "open":
         open_checked(window, args)
     elif crashed is not None:
-        QTimer.singleShot(0, lambda: offer_resume(window, crashed))
+        first = lambda: offer_resume(window, crashed)      # noqa: E731
     elif not os.environ.get(AUTOPILOT_VARIABLE):
-        QTimer.singleShot(0, window.new_game_dialog)
+        first = window.new_game_dialog
+    if unkept:
+        (front_window() or window).show_message(unkept_line(unkept))
+        if not os.environ.get(AUTOPILOT_VARIABLE):       # a script has nobody to read it
+            first = tell_unkept(unkept, then=first)
+    if first is not None:
+        QTimer.singleShot(0, first)
     script = os.environ.get(AUTOPILOT_VARIABLE)
     if script:
         QTimer.singleShot(300, lambda: run_autopilot(window, script))
     return app.exec()
+
+
+def unkept_line(unkept: list) -> str:
+    """The status bar's line when some of the user's folders cannot be written."""
+    short = {"settings": "settings kept in memory only", "autosave": "no autosave",
+             "cache": "no cache"}
+    names = [what for what, *_ in unkept]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return (f"Cannot write the {listed} folder{'s' if len(names) > 1 else ''}: "
+            + ", ".join(short[what] for what in names))
+
+
+def tell_unkept(unkept: list, then=None):
+    """A one-time message at start naming each folder that cannot be written, why, and what
+    the player does without it; ``then`` runs after it (the new-game dialog, a resume)."""
+    def tell() -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        rows = "".join(f"<li>{html.escape(what)} folder <code>{html.escape(str(folder))}"
+                       f"</code> ({html.escape(why)}): {html.escape(lost)}.</li>"
+                       for what, folder, why, lost in unkept)
+        QMessageBox.warning(front_window(), "Some of your folders cannot be written",
+                            f"The program runs, but:<ul>{rows}</ul>")
+        if then is not None:
+            then()
+    return tell
 
 
 def listen_for_opened_files(app) -> None:

@@ -182,6 +182,9 @@ class GameDocument(QObject):
         self.path: Path | None = None
         self.dirty = False
         self.autosave_enabled = autosave
+        #: Whether the last autosave was written: only then may the window promise the
+        #: player that an unsaved game is kept in it. None: none was tried yet.
+        self.autosaved: bool | None = None
         self.watch = True            # collect frames of automated steps
         #: The role whose view the window shows and for whom it acts: the game's first role,
         #: or (two-player games) the player in the seat, ``"public"`` while it is handed over.
@@ -310,7 +313,7 @@ class GameDocument(QObject):
     @property
     def title(self) -> str:
         if self.session is None:
-            return "struggle_desktop"
+            return "No game"
         name = self.path.name if self.path else "unsaved game"
         back = f" — looking back at {self.moment_words()}" if self.looking_back else ""
         return f"{name}{' *' if self.dirty else ''}{back} — {self.game.title}"
@@ -382,7 +385,11 @@ class GameDocument(QObject):
             rotate_autosaves()
             self.session.save(target)
         except (OSError, StruggleError) as exc:
-            self.message.emit(f"Autosave failed: {exc}")
+            if self.autosaved is not False:      # said once, not at every action after
+                self.message.emit(f"Autosave failed: {exc}")
+            self.autosaved = False
+            return
+        self.autosaved = True
 
     # ------------------------------------------------------------------ the operation path
     def perform(self, action: dict, role: str | None = None) -> PerformResult:

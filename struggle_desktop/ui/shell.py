@@ -83,6 +83,7 @@ class GameWindow(QMainWindow):
         self.document.seat_changed.connect(self.rebuild_for_seat)
         self.document.message.connect(self.show_message)
         self._restore_layout()
+        self.setWindowTitle(self.window_title())
 
     # ================================================================== hooks
     def build_centre(self) -> None:
@@ -501,7 +502,7 @@ class GameWindow(QMainWindow):
         doc = self.document
         if self.status_text.text() and self._moment() != self._message_moment:
             self.status_text.clear()
-        self.setWindowTitle(doc.title)
+        self.setWindowTitle(self.window_title())
         has_game = doc.session is not None
         for act in (self.act_save, self.act_save_as):
             act.setEnabled(has_game)
@@ -516,6 +517,14 @@ class GameWindow(QMainWindow):
         for act in (self.act_step_forward, self.act_turn_forward, self.act_present,
                     self.act_play_on):
             act.setEnabled(back)
+
+    def window_title(self) -> str:
+        """The open game's title (file, changes, moment, game), or before one is open the name
+        of this screen's game. Qt adds the program's name (its display name) after it."""
+        if self.document.session is not None:
+            return self.document.title
+        from struggle_desktop.games import get_game
+        return get_game(self.game_id).title
 
     # ================================================================== other screens
     def window_for(self, game_id: str) -> "GameWindow":
@@ -684,13 +693,17 @@ class GameWindow(QMainWindow):
         return True
 
     def maybe_keep_changes(self) -> bool:
-        """Ask before a game with unsaved changes is replaced. The autosave keeps it anyway."""
+        """Ask before a game with unsaved changes is replaced. The question says the autosave
+        keeps it only when the autosave was written (not where its folder cannot be)."""
         doc = self.document
         if doc.session is None or not doc.dirty or not self.isVisible():
             return True
+        kept = ("\n(It is also kept in the autosave until the next game starts.)"
+                if doc.autosave_enabled and doc.autosaved else
+                "\n(It is not kept in the autosave: the autosave could not be written.)"
+                if doc.autosaved is False else "")
         answer = QMessageBox.question(
-            self, "Unsaved game", "Save the current game first?\n(It is also kept in the "
-            "autosave until the next game starts.)",
+            self, "Unsaved game", "Save the current game first?" + kept,
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         if answer == QMessageBox.StandardButton.Cancel:
@@ -776,7 +789,7 @@ class GameWindow(QMainWindow):
         try:
             from struggle_desktop.ui.dialogs.about import AboutDialog
         except ImportError:
-            QMessageBox.about(self, "About", "struggle_desktop")
+            QMessageBox.about(self, "About", "Struggle Desktop")
             return
         AboutDialog(self).exec()
 

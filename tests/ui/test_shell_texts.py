@@ -22,3 +22,25 @@ def test_save_as_names_the_game_it_saves(qtbot, monkeypatch, game_id, scenario, 
     assert asked and asked[0].startswith(title)
     assert "Struggle" not in asked[0] or game_id == "struggle"
     window.document.dirty = False
+
+
+@pytest.mark.parametrize("game_id, scenario", [("struggle", "3"), ("battles", "civil-war"),
+                                               ("nobles", "standard"), ("freedom", "a1")])
+def test_each_window_title_names_its_own_game_then_the_program(qtbot, game_id, scenario):
+    """Qt ends every title with the application's display name: it is the program's name,
+    "Struggle Desktop", and the title before it names the window's own game, before a game is
+    open and during one (not "struggle_desktop", not Struggle's title in another game)."""
+    from struggle_desktop.games import get_game
+    from struggle_desktop.ui.app import make_application
+
+    app = make_application()
+    assert app.applicationDisplayName() == "Struggle Desktop"
+    title = get_game(game_id).title
+    window = window_class(game_id)()
+    qtbot.addWidget(window)
+    assert window.windowTitle() == title
+    assert window.new_game(game_id, scenario, 1, {})
+    shown = window.windowTitle()
+    assert title in shown and "struggle_desktop" not in shown
+    assert game_id == "struggle" or "Struggle for the Galactic Empire" not in shown
+    window.document.dirty = False

@@ -358,7 +358,7 @@ class BattlesWindow(SeatedWindow):
         self._ensure_scene()
         self._arrange_seat()
         if self.overlay.isVisible():
-            self.setWindowTitle("struggle_desktop — Battles for the Galactic Empire")
+            self.setWindowTitle(doc.game.title)    # Qt adds the program's name
             self._lock(True)
         self.scene.show_board(doc.board)
         self.program.schedule()

@@ -18,7 +18,7 @@ from struggle_desktop.ui.dialogs import heading, muted
 from struggle_desktop.ui.dialogs.new_game import GAME_TITLES
 from struggle_desktop.ui.fit import resize_to_fit
 
-PROGRAM = "struggle_desktop"
+PROGRAM = "Struggle Desktop"
 FONT_LICENCE = "fonts/DejaVu-LICENSE.txt"
 
 

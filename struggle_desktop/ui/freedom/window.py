@@ -265,7 +265,7 @@ class FreedomWindow(GameWindow):
         self.act_hint.setEnabled(bool(board.get("prompt")))
         self.act_copy.setEnabled(bool(board.get("outcome")) and view is self.resolution)
         if self.overlay.isVisible():
-            self.setWindowTitle("struggle_desktop — Freedom in the Galaxy")
+            self.setWindowTitle(doc.game.title)    # Qt adds the program's name
             lock_actions(self, True)
         elif board.get("pending"):
             self.setWindowTitle(f"{doc.title} — {board['pending']['who']} to decide")

@@ -258,7 +258,7 @@ class NoblesWindow(SeatedWindow):
         self.act_hint.setEnabled(bool(board and board.get("prompt")))
         self.act_done.setEnabled(any(a.get("verb") == "done" for a in self.prompt_actions()))
         if self.overlay.isVisible():
-            self.setWindowTitle("struggle_desktop — Noble Houses")
+            self.setWindowTitle(doc.game.title)    # Qt adds the program's name
             lock_actions(self, True)
         else:
             acting = self._acting_text(board)
