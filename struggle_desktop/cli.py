@@ -20,7 +20,8 @@ replay; 2 bad input (unknown game, scenario or option, a bad value, an unreadabl
 foreign file), always with one line on stderr starting with ``error:`` and no traceback.
 
 The GUI commands (none, ``play``, ``open``, ``render``) check their arguments first, then hand
-them to ``struggle_desktop.ui.app.main(args)``.
+them to ``struggle_desktop.ui.app.main(args)``. Their refusals are also shown in a dialog when
+nobody reads stderr (started from the desktop: ``ui.app.tell_refusal``).
 """
 
 from __future__ import annotations

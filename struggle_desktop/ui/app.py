@@ -5,7 +5,11 @@
 
 At start the window first removes what interrupted saves left behind (``shell.clean_leftovers``)
 and, if the last run did not end cleanly, offers to resume its autosave. A file that cannot be
-opened (``open FILE``, a resume) gives one warning, never a traceback.
+opened (``open FILE``, a resume) gives one warning, never a traceback. User folders that cannot
+be written (a read-only home) do not stop it: the settings live in memory for the run, and one
+message says which folders are not kept and what is lost (``settings.unwritable_folders``).
+Started from the desktop (no terminal), a window command's refusal is a dialog as well as the
+``error:`` line (``tell_refusal``, called by the command line).
 
 For demonstrations, screenshots and the end-to-end test, the environment variable
 ``STRUGGLE_DESKTOP_AUTOPILOT`` can drive a started window, e.g.
