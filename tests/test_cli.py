@@ -236,15 +236,25 @@ def test_what_a_save_says_reaches_the_terminal_escaped(save_file, tmp_path):
 
 @pytest.mark.parametrize("text", ["password: hunter2\nother: line two\n",
                                   "just text with hunter2 in it\n", "- hunter2\n- line two\n"])
-def test_a_context_file_that_is_not_an_environs_is_not_quoted(capsys, tmp_path, text):
+@pytest.mark.parametrize("command", [["simulate", "--games", "1", "--seed", "1"], ["play"]])
+def test_a_context_file_that_is_not_an_environs_is_not_quoted(capsys, no_gui, tmp_path, text,
+                                                               command):
     """--option context=FILE with some other file of the player's: one line that names at
-    most its first key, never what the file says."""
+    most its first key, never what the file says (simulate, and play before any window)."""
     path = tmp_path / "notes.yaml"
     path.write_text(text, encoding="utf-8")
-    code, out, err = run(capsys, "simulate", "--game", "freedom", "--scenario", "custom",
-                         "--games", "1", "--seed", "1", "--option", f"context={path}")
+    code, out, err = run(capsys, command[0], "--game", "freedom", "--scenario", "custom",
+                         *command[1:], "--option", f"context={path}")
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("error:")
     assert "hunter2" not in err and "line two" not in err and "other" not in err
+
+
+def test_play_bounds_max_turns_before_any_window(capsys, fake_gui):
+    code, _, err = run(capsys, "play", "--game", "struggle", "--scenario", "7",
+                       "--option", "max_turns=1000000000")
+    assert code == 2 and err.strip() == ("error: option max_turns must be from 1 to 999, "
+                                         "not '1000000000'")
+    assert fake_gui == []
 
 
 def test_simulate_help_names_every_policy_each_game_offers(capsys):
