@@ -16,7 +16,7 @@ from typing import Any
 from struggle_desktop.engine.canonical import clone
 from struggle_desktop.engine.errors import BadOption, IllegalAction, StruggleError
 from struggle_desktop.engine.flowgame import FlowGame
-from struggle_desktop.engine.options import parse_bool
+from struggle_desktop.engine.options import parse_bool, parse_int
 from struggle_desktop.engine.rng import Rng
 from struggle_desktop.games.struggle import (aliens, bot, chaos_ops, combat,  # noqa: F401
                                              events, imperial, search, setup, turn)
@@ -115,13 +115,7 @@ class StruggleGame(FlowGame):
             if "base" in options:
                 raise BadOption("option base only applies to scenario 7 (Sweep of Empire)")
             base = sc
-        try:
-            max_turns = int(options.get("max_turns", 40))
-        except (TypeError, ValueError):
-            raise BadOption(f"option max_turns takes a whole number, not {options['max_turns']!r}") from None
-        if not 1 <= max_turns <= MAX_TURNS_LIMIT:
-            raise BadOption(f"option max_turns must be from 1 to {MAX_TURNS_LIMIT}, "
-                            f"not {options['max_turns']!r}")
+        max_turns = parse_int("max_turns", options.get("max_turns", 40), 1, MAX_TURNS_LIMIT)
         everything = parse_bool("all", options.get("all", False))
         toggles = {}
         for key in OPTION_HELP:
