@@ -98,7 +98,8 @@ class NoblesGame(FlowGame):
         opts["upkeep_divisor"] = {"type": "choice", "default": sc["upkeep_divisor"]["default"],
                                   "choices": sc["upkeep_divisor"]["choices"], "rule": "NH-UPK-2",
                                   "help": "units per Solat of upkeep (5: higher upkeep)"}
-        opts["turn_limit"] = {"type": "int", "default": 0, "rule": "NH-VIC-5",
+        opts["turn_limit"] = {"type": "int", "default": 0, "min": 0, "max": 10_000,
+                              "rule": "NH-VIC-5",
                               "help": "end the game after this many turns (0: no limit; games "
                                       "without a human seat stop after "
                                       f"{sc['turn_limit']['unattended']})"}
@@ -142,8 +143,6 @@ class NoblesGame(FlowGame):
                     raise BadOption(f"option {key} takes {', '.join(map(str, choices))}, "
                                     f"not {raw!r}")
                 values[key] = match[0]
-            elif key == "turn_limit":
-                values[key] = _int(key, raw, 0, 10_000)
             else:
                 values[key] = _int(key, raw, spec["min"], spec["max"])
         houses = values["houses"]
