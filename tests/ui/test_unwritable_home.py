@@ -17,12 +17,18 @@ from struggle_desktop.ui.settings import unwritable_folders
 from struggle_desktop.ui.shell import GameWindow
 
 
-@pytest.fixture
-def blocked_home(tmp_path, monkeypatch):
-    """STRUGGLE_DESKTOP_HOME is a plain file: no folder can be made under it."""
+@pytest.fixture(params=["STRUGGLE_DESKTOP_HOME", "HOME"])
+def blocked_home(request, tmp_path, monkeypatch):
+    """A home that is a plain file: no folder can be made under it. Either the program's own
+    STRUGGLE_DESKTOP_HOME, or the user's HOME, from which platformdirs makes the folders
+    (``~/.config/struggle_desktop``...) as on an installed system."""
     home = tmp_path / "home-is-a-file"
     home.write_text("")
-    monkeypatch.setenv("STRUGGLE_DESKTOP_HOME", str(home))
+    if request.param == "HOME":
+        monkeypatch.delenv("STRUGGLE_DESKTOP_HOME", raising=False)
+        for variable in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv(request.param, str(home))
     return home
 
 
@@ -94,13 +100,50 @@ def test_unwritable_folders_names_only_what_cannot_be_written(tmp_path, monkeypa
     assert [what for what, *_ in unwritable_folders()] == ["autosave"]
 
 
-@pytest.mark.parametrize("blocked, promised", [(True, False), (False, True)])
+def test_each_folder_under_the_blocked_home_is_named_and_settings_stay_in_memory(blocked_home):
+    """The settings work in memory, and all three folders are named: those under
+    STRUGGLE_DESKTOP_HOME, or without it the user's own under HOME (platformdirs)."""
+    from struggle_desktop.engine.paths import user_cache_dir, user_config_dir, user_data_dir
+    from struggle_desktop.ui.settings import app_settings
+
+    settings = app_settings()                   # no PermissionError, no NotADirectoryError
+    settings.setValue("view/speed", 3)
+    assert settings.value("view/speed") == 3
+    found = unwritable_folders()
+    assert [(what, folder) for what, folder, *_ in found] == [
+        ("settings", user_config_dir()), ("autosave", user_data_dir()),
+        ("cache", user_cache_dir())]
+    assert all(folder.is_relative_to(blocked_home) for _, folder, *_ in found)
+
+
+def test_autosaves_and_the_layout_fail_quietly_after_the_start(qtbot, blocked_home, boxes):
+    """Playing on where nothing can be written: the autosave failure is said once, not at
+    every action, and closing the window (which keeps the layout) raises nothing."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    said: list = []
+    window.document.message.connect(said.append)
+    window.show()
+    assert window.new_game("struggle", "3", 1, {})
+    window.perform({"verb": "auto_place"})
+    assert window.document.autosaved is False
+    assert len([line for line in said if line.startswith("Autosave failed")]) == 1
+    window.document.dirty = False
+    assert window.close() is True
+    assert blocked_home.read_text() == ""
+
+
+@pytest.mark.parametrize("blocked, promised", [(None, True), ("data", False), ("home", False)])
 def test_the_quit_question_promises_the_autosave_only_when_it_was_written(
         qtbot, tmp_path, monkeypatch, boxes, blocked, promised):
-    """Closing an unsaved game: "it is also kept in the autosave" only when it is."""
+    """Closing an unsaved game: "it is also kept in the autosave" only when it is: not when
+    the autosave folder alone (``data``) cannot be written, nor the whole home."""
     home = tmp_path / "home"
-    if blocked:
+    if blocked == "home":
         home.write_text("")
+    elif blocked == "data":
+        home.mkdir()
+        (home / "data").write_text("")
     monkeypatch.setenv("STRUGGLE_DESKTOP_HOME", str(home))
     window = MainWindow()
     qtbot.addWidget(window)
