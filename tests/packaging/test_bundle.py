@@ -31,6 +31,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import time
 from dataclasses import dataclass
@@ -171,17 +172,35 @@ def wait_for(path: Path, process: subprocess.Popen, seconds: float = 120) -> Non
         time.sleep(0.05)
 
 
-def python_files_mapped(pid: int) -> list[str]:
-    """The files of the Python that runs these tests (its installation and this checkout's
-    sources) that process ``pid`` has mapped: none, for a self-contained program."""
-    theirs = tuple(str(Path(p).resolve()) + "/" for p in
-                   {sys.prefix, sys.base_prefix, sys.exec_prefix, str(ROOT)})
+def python_installation() -> tuple[tuple[str, ...], set[str]]:
+    """The folders and the programs of the Python that runs these tests: its environment, the
+    base interpreter's library folders (not its whole prefix: on Debian that is ``/usr``,
+    where the system libraries every program maps live too), its executables, and this
+    checkout."""
+    base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}
+    folders = {sys.prefix, sys.exec_prefix, str(ROOT),
+               *(sysconfig.get_path(key, vars=base)
+                 for key in ("stdlib", "platstdlib", "purelib", "platlib"))}
+    # Debian keeps its Python packages in a folder of its own, lib/python3/dist-packages.
+    folders |= {str(path) for path in Path(sys.base_prefix, "lib").glob("python3*")}
+    programs = {str(Path(p).resolve()) for p in (sys.executable, sys._base_executable)}
+    return tuple(str(Path(f).resolve()) + "/" for f in folders), programs
+
+
+def python_files_mapped(pid: int, bundle: Path) -> list[str]:
+    """The files of the Python that runs these tests (its installation, its libpython and
+    this checkout's sources) that process ``pid`` has mapped: none, for a self-contained
+    program (whose own libpython lies in ``bundle``)."""
+    folders, programs = python_installation()
+    inside_bundle = str(bundle.resolve()) + "/"
     mapped = set()
     for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
         fields = line.split(maxsplit=5)
         if len(fields) == 6 and fields[5].startswith("/"):
             mapped.add(fields[5])
-    return sorted(path for path in mapped if path.startswith(theirs))
+    return sorted(path for path in mapped if not path.startswith(inside_bundle) and (
+        path.startswith(folders) or path in programs
+        or Path(path).name.startswith("libpython")))
 
 
 # ------------------------------------------------------------------------------------- tests
@@ -205,7 +224,7 @@ def test_the_window_plays_and_saves_with_no_python(installed, untouched, virtual
         wait_for(ready, process)
         maps = Path(f"/proc/{process.pid}/maps").read_text()
         assert f"{installed.folder.resolve()}/_internal/libpython3" in maps
-        assert python_files_mapped(process.pid) == []
+        assert python_files_mapped(process.pid, installed.folder) == []
         go_on.touch()
         _out, err = process.communicate(timeout=120)
     finally:
