@@ -22,7 +22,8 @@ from struggle_desktop.engine.catalog import load_rule_list, rule_list_path  # no
 from struggle_desktop.games.battles.data import BattlesData  # noqa: E402
 from struggle_desktop.games.freedom.data import FreedomData  # noqa: E402
 from struggle_desktop.games.nobles.data import NoblesData  # noqa: E402
-from struggle_desktop.games.struggle.data import StruggleData  # noqa: E402
+from struggle_desktop.games.struggle.data import (StruggleData, documented_values,  # noqa: E402
+                                                   without_documented)
 
 PAGE = ROOT / "docs" / "house-rules.md"
 MARKER = "<!-- generated below by tools/make_house_rules.py: do not edit by hand -->"
@@ -46,9 +47,18 @@ def game_section(game_id: str, name: str, data) -> list[str]:
     for table_id, table in sorted(data.tables.tables.items()):
         if not table.get("reconstructed"):
             continue
-        values = {k: v for k, v in table.items() if k not in HEADER_KEYS}
+        # Values stated only for the record are not offered as house rules: listed apart.
+        values = {k: v for k, v in without_documented(table).items() if k not in HEADER_KEYS}
         lines += [f"### {table['title']} (`{table_id}.yaml`)", "",
                   f"Rules: {', '.join(table.get('rules', []))}", ""]
+        documented = documented_values(table)
+        if documented:
+            # A field of every row (``markers[].text``) is named without its many values.
+            lines += ["Stated for the record only (the program is built this way and does not "
+                      "read these, so an override may not change them):", ""]
+            lines += [f"- `{path}`" + ("" if "[]" in path else f" = {short(value)}")
+                      for path, value in documented.items()]
+            lines.append("")
         flagged = list(decided_cells(values))
         if flagged:
             # A large table with a few decided cells (Freedom): only those cells are listed;

@@ -405,7 +405,7 @@ def _recruitment(bot: Bot, p: dict) -> dict | None:
         income = 0
         for s in ctx.systems.values():
             if s["side"] == IMP:
-                income += counters[s["id"]][2] + (1 if s.get("irs") else 0)
+                income += counters[s["id"]][2] + ctx.irs_bonus(s)
         notes["income"] = income
     reserve = max(0, upkeep - income) + 2
     prices = ctx.data["markers"]["prices"]
@@ -497,7 +497,7 @@ def movement_targets(bot: Bot) -> dict[int, float]:
             if s["side"] == CHAOS:
                 n = int(key)
                 _mil, morph, rv = counters[s["id"]]
-                worth[n] = 3 + 2 * (rv + (1 if s.get("irs") else 0))
+                worth[n] = 3 + 2 * (rv + ctx.irs_bonus(s))
                 defence[n] = morph
         total = ctx.factor_total
         for n, uids in bot.index.chaos.items():

@@ -3,7 +3,9 @@
 Scenarios, optional rules, units, the chaos event markers, every table (with its
 ``reconstructed`` flag and rule IDs), the galaxy map in summary and the rule IDs of the rules
 reference (``assets/rules/struggle-rules.yaml``, written by ``tools/extract_rule_ids.py``).
-The house-rules page and outside scripts read the same dict.
+The house-rules page and outside scripts read the same dict. A table's ``values`` are the ones
+a player may override; values it states only for the record (``documentation_only``, see
+data.py) are set apart under ``documentation_only``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from struggle_desktop.engine.catalog import (catalog_header, load_rule_list, rule_ids_section,
                                              rule_list_path, table_entries)
+from struggle_desktop.games.struggle.data import documented_values, without_documented
 
 
 def map_summary(map_data: dict) -> dict:
@@ -31,6 +34,17 @@ def map_summary(map_data: dict) -> dict:
     }
 
 
+def offered_values(entry: dict, table: dict) -> dict:
+    """A catalogue table entry whose ``values`` leave out what the table states only for the
+    record; those follow under ``documentation_only`` (path -> value) when there are any."""
+    documented = documented_values(table)
+    if not documented:
+        return entry
+    values = {k: v for k, v in without_documented(table).items()
+              if k not in ("id", "title", "reconstructed", "rules")}
+    return {**entry, "values": values, "documentation_only": documented}
+
+
 def build_catalog(game: Any) -> dict:
     """The whole catalog of a StruggleGame (uses its data, scenarios and options)."""
     data = game.data
@@ -43,7 +57,7 @@ def build_catalog(game: Any) -> dict:
         "system_units": [dict(row) for row in data["system_units"]["counters"]],
         "events": {"kinds": len(markers), "total": sum(m["count"] for m in markers),
                    "markers": markers},
-        "tables": table_entries(tables),
+        "tables": [offered_values(entry, tables[entry["id"]]) for entry in table_entries(tables)],
         "overrides": dict(tables.overrides),
         "map": map_summary(data.map_data),
         "rule_ids": rule_ids_section(load_rule_list(rule_list_path(game.id))),

@@ -347,7 +347,7 @@ def usurpation(ctx: Ctx, fid: str) -> None:
     f = ctx.state["forces"][fid]
     n = ctx.force_location(fid)
     leader = table["mutant_leadership"] if f["kind"] == "mutant" else f["leader"]
-    near = sum(len(ctx.leaders_in(m)) for m in (n, *ctx.galaxy.neighbours[n]))
+    near = sum(len(ctx.leaders_in(m)) for m in ctx.galaxy.within(n, table["near_distance"]))
     mods = [("leader", leader),
             ("in the Core", table["modifiers"]["in_core"] if n == ctx.galaxy.core else 0),
             ("Imperial leaders near", table["modifiers"]["per_imperial_leader_near"] * near)]
@@ -388,8 +388,10 @@ def usurper_recruit(ctx: Ctx, fid: str, n: int) -> None:
 
 
 def coup(ctx: Ctx, fid: str, n: int, table: dict) -> None:
-    """SGE-USU-3 Coup in the Core: CI up one die; each Imperial mobile unit there may turn."""
-    rise = ctx.roll("d10", "SGE-USU-3", "Coup: Chaos Index rise", refs=[sector_ref(n)])
+    """SGE-USU-3 Coup in the Core: CI up coup_ci_dice dice (one); each Imperial mobile unit
+    there may turn."""
+    rise = sum(ctx.roll("d10", "SGE-USU-3", "Coup: Chaos Index rise", refs=[sector_ref(n)])
+               for _ in range(table["coup_ci_dice"]))
     ctx.change_ci(rise, "a coup in the Core", "SGE-USU-3")
     for uid in sorted(ctx.imp_mobile_at(n)):
         if ctx.state["outcome"] is not None:

@@ -242,7 +242,8 @@ def exposure(ctx: Ctx, n: int, side: str, kind: str, mutant=UNKNOWN,
         mil, morph, _ = ctx.system_values(s)
         needed = max(1, mil if kind == "mil" else morph)
         if kind == "morph" and side == IMP and nexus_protected(ctx, n):
-            needed += 1   # SGE-NEX-3: the result counts one step lower for these systems
+            # SGE-NEX-3: the result counts one step lower for these systems
+            needed += ctx.data["misc_decided"]["nexus"]["protection_steps"]
         out.append((f"system:{n}", needed))
     return out
 
@@ -252,9 +253,14 @@ def strike(exposed: list[tuple[str, int]], size: int) -> list[str]:
 
 
 def nexus_protected(ctx: Ctx, n: int) -> bool:
-    """Whether a Nexus stands in n or next to it (SGE-NEX-3)."""
+    """Whether a Nexus stands in n or next to it (SGE-NEX-3): within misc_decided's
+    nexus.protection_distance (1)."""
     nexus = ctx.state["nexus"]
     if nexus:
+        reach = ctx.data["misc_decided"]["nexus"]["protection_distance"]
+        if reach != 1:
+            return any(ctx.galaxy.distance(m, n) is not None
+                       and ctx.galaxy.distance(m, n) <= reach for m in nexus)
         neighbours = ctx.galaxy.neighbours[n]
         for m in nexus:   # a few markers at most: look each up among n's neighbours
             if m == n or m in neighbours:

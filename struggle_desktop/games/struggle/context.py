@@ -14,6 +14,7 @@ maps a force id to ``{"kind": "usurper"|"mutant"|"ie"|"invader", "leader", "ie",
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any, Iterable
 
@@ -218,12 +219,15 @@ class Ctx(Context):
         leviathan = self.leviathan_in_effect()
         delta2 = raw * 2
         mult = "x1"
+        values = self.data["event_values"]
         if spectacle and not leviathan:          # SGE-CI-7
-            delta2 *= 2
-            mult = "x2 (Spectacle)"
+            factor = values["spectacle_ci_multiplier"]
+            delta2 = math.floor(delta2 * factor)
+            mult = f"{multiplier_label(factor)} (Spectacle)"
         elif leviathan and not spectacle:        # SGE-CI-5
-            delta2 //= 2
-            mult = "x1/2 (Leviathan)"
+            factor = values["leviathan_ci_multiplier"]
+            delta2 = math.floor(delta2 * factor)
+            mult = f"{multiplier_label(factor)} (Leviathan)"
         old = self.state["ci2"]
         new = old + delta2
         capped = ""
@@ -236,7 +240,7 @@ class Ctx(Context):
             elif new > cap2:
                 new = cap2
                 capped = " (turn-1 cap 95)"
-        new = max(0, new)                        # SGE-CI-1
+        new = max(self.data["ci_track"]["floor"] * 2, new)   # SGE-CI-1
         self.state["ci2"] = new
         if self.keeps_log:
             self.log(rule, "ci", f"Chaos Index {fmt_ci(old)} -> {fmt_ci(new)}: {cause} "
@@ -246,9 +250,13 @@ class Ctx(Context):
             self.end_game("collapse", "SGE-VIC-3")
 
     def change_rp(self, delta: int, cause: str, rule: str) -> int:
-        """SGE-RES-10: whole numbers, never below 0. Returns the change actually made."""
+        """SGE-RES-10: whole numbers, kept within the floor and cap of misc_decided's
+        resource_points (0 and none). Returns the change actually made."""
         old = self.state["rp"]
-        new = max(0, old + delta)
+        track = self.data["misc_decided"]["resource_points"]
+        new = max(track["floor"], old + delta)
+        if track["cap"] is not None:
+            new = min(track["cap"], new)
         self.state["rp"] = new
         if new != old and self.keeps_log:
             self.log(rule, "rp", f"Resource Points {old} -> {new}: {cause}")
@@ -344,8 +352,26 @@ class Ctx(Context):
         return self.data.system_counters[sys_unit["id"]]
 
     def effective_rv(self, sys_unit: dict) -> int:
-        """SGE-IRS-2: RV + 1 with an Increased Resources marker."""
-        return self.data.system_counters[sys_unit["id"]][2] + (1 if sys_unit.get("irs") else 0)
+        """SGE-IRS-2: RV + 1 (misc_decided's increased_resources.rv_bonus) with an Increased
+        Resources marker."""
+        return self.data.system_counters[sys_unit["id"]][2] + self.irs_bonus(sys_unit)
+
+    def irs_bonus(self, sys_unit: dict) -> int:
+        """What an Increased Resources marker adds to a system's RV (SGE-IRS-2), 0 without one."""
+        if not sys_unit.get("irs"):
+            return 0
+        return self.data["misc_decided"]["increased_resources"]["rv_bonus"]
+
+    def too_close_to_nexus(self, n: int) -> bool:
+        """SGE-NEX-2: a Nexus stands in n or closer than misc_decided's nexus.min_distance (2:
+        never in or next to a sector with another Nexus)."""
+        nexus = self.state["nexus"]
+        if not nexus:
+            return False
+        reach = self.data["misc_decided"]["nexus"]["min_distance"]
+        if reach == 2:   # the table's value: n and its neighbours, looked up directly
+            return n in nexus or any(m in nexus for m in self.galaxy.neighbours[n])
+        return any(n == m or (self.galaxy.distance(m, n) or reach) < reach for m in nexus)
 
     def imperial_controlled(self, n: int) -> bool:
         """SGE-RES-7."""
@@ -757,7 +783,8 @@ class Ctx(Context):
                       max_number: int | None = None) -> int:
         """SGE-DICE-6: two d10 read as tens and units (SGE-DICE-1); reroll 00 and anything
         off the map."""
-        top = max_number or len(self.galaxy.numbers)
+        top = max_number or min(self.data["misc_decided"]["random_sector"]["max_sector"],
+                                len(self.galaxy.numbers))
         faces = []
         while True:
             tens, units = self.rng.d10(), self.rng.d10()
@@ -776,6 +803,11 @@ def owner_words(side: str, ie: int | None) -> str:
     if side == IMP:
         return "Imperial"
     return f"part of IE #{ie}" if ie else "a Rebel system"
+
+
+def multiplier_label(factor: float) -> str:
+    """How a CI multiplier reads in the log: x2, x1/2 (the table's defaults), x1.5, ..."""
+    return "x1/2" if factor == 0.5 else f"x{factor:g}"
 
 
 def fmt_ci(ci2: int) -> str:

@@ -7,6 +7,7 @@ flagged ``reconstructed`` and tagged with its rule IDs), the map in
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -48,8 +49,14 @@ class StruggleData:
 
     @cached_property
     def tables(self) -> TableSet:
-        return load_tables("struggle", assets_dir() / "tables" / "struggle", SCHEMA_DIR,
-                           use_overrides=self.use_overrides)
+        tables = load_tables("struggle", assets_dir() / "tables" / "struggle", SCHEMA_DIR,
+                             use_overrides=self.use_overrides)
+        if tables.overrides:
+            shipped = load_tables("struggle", assets_dir() / "tables" / "struggle", SCHEMA_DIR,
+                                  use_overrides=False)
+            for table_id in tables.overrides:
+                check_documented_values(table_id, shipped[table_id], tables[table_id])
+        return tables
 
     @cached_property
     def map_data(self) -> dict:
@@ -133,6 +140,67 @@ class StruggleData:
     def markers(self) -> dict[str, dict]:
         """Chaos event marker id -> its row of event_pool.yaml."""
         return {m["id"]: m for m in self.tables["event_pool"]["markers"]}
+
+
+# ------------------------------------------------------------- documentation-only values
+# A table may state values the program does not read (it is simply built that way), listed by
+# path under ``documentation_only``: ``stacking`` (a whole entry), ``nexus.per_sector`` (one
+# value), ``markers[].text`` (a field of every row). They are not house rules: the house-rules
+# page and the catalogue set them apart, and an override may not change them.
+def documented_values(table: dict) -> dict[str, Any]:
+    """Path -> value of every documentation-only value of ``table``."""
+    return {path: value_at(table, path) for path in table.get("documentation_only") or []}
+
+
+def value_at(table: dict, path: str) -> Any:
+    """The value at a documentation-only path (a list of values for ``rows[].field``);
+    DataError if the table has nothing there."""
+    here: Any = table
+    for part in path.split("."):
+        key, every_row = part.removesuffix("[]"), part.endswith("[]")
+        if isinstance(here, list):
+            here = [row.get(key) if isinstance(row, dict) else None for row in here]
+        elif isinstance(here, dict) and key in here:
+            here = here[key]
+        else:
+            raise DataError(f"table {table.get('id')}: documentation_only names {path!r}, "
+                            "which the table does not have")
+        if every_row and not isinstance(here, list):
+            raise DataError(f"table {table.get('id')}: {path!r}: {key} is not a list of rows")
+    return here
+
+
+def without_documented(table: dict) -> dict:
+    """The table's values without its documentation-only ones (nor the list naming them)."""
+    out = copy.deepcopy({k: v for k, v in table.items() if k != "documentation_only"})
+    for path in table.get("documentation_only") or []:
+        _drop(out, path.split("."))
+    return out
+
+
+def _drop(here: Any, parts: list[str]) -> None:
+    key = parts[0].removesuffix("[]")   # a list of rows is walked row by row below
+    if isinstance(here, list):
+        for row in here:
+            _drop(row, parts)
+    elif isinstance(here, dict) and key in here:
+        if len(parts) == 1:
+            del here[key]
+        else:
+            _drop(here[key], parts[1:])
+
+
+def check_documented_values(table_id: str, shipped: dict, table: dict) -> None:
+    """An override must leave the shipped table's documentation-only values as they are:
+    changing them would change nothing in play, so it is refused rather than ignored."""
+    for path, value in documented_values(shipped).items():
+        try:
+            overridden = value_at(table, path)
+        except DataError:
+            overridden = None
+        if overridden != value:
+            raise DataError(f"override of {table_id}.yaml: {path} is built into the program "
+                            "and cannot be changed (it is listed for the record only)")
 
 
 _DEFAULT: StruggleData | None = None

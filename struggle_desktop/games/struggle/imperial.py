@@ -275,9 +275,8 @@ def marker_site_reason(ctx: Ctx, marker: str, n) -> str | None:
         return f"{fmt_sector(n)} holds no Imperial system"
     if marker == "nexus":
         # nexus_sites (SGE-NEX-2) asked about n alone, an Imperial system sector
-        nexus = ctx.state["nexus"]
-        if n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n]):
-            return f"{fmt_sector(n)} holds a Nexus or lies next to one"
+        if ctx.too_close_to_nexus(n):
+            return f"{fmt_sector(n)} holds a Nexus or lies too close to one"
     elif marker == "stargate":
         if n in ctx.state["stargates"]:
             return f"{fmt_sector(n)} already has a Stargate"

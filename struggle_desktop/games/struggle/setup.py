@@ -240,17 +240,19 @@ def setup_rebels(ctx: Ctx, multiplier: int, skip_ie: bool) -> None:
 
 def pick_ie_site(ctx: Ctx, taken: list[int]) -> int | None:
     """SGE-IE-10: the Chaos system with the highest mil + morph + RV; ties to the lower
-    number; a second site within distance 2 of the first is skipped."""
+    number; a second site within distance 2 (misc_decided's
+    independent_empires.second_site_skip_within) of the first is skipped."""
     best = None
     dist = ctx.galaxy.dist
+    skip = ctx.data["misc_decided"]["independent_empires"]["second_site_skip_within"]
     counters = ctx.data.system_counters
     for n, s in sorted((int(k), s) for k, s in ctx.systems.items()
                        if s["side"] == CHAOS and s["ie"] is None):
-        if n in taken or any(dist[n][t] <= 2 for t in taken):
+        if n in taken or any(dist[n][t] <= skip for t in taken):
             continue
         # ctx.system_values and ctx.effective_rv, written out
         mil, morph, rv = counters[s["id"]]
-        total = mil + morph + rv + (1 if s.get("irs") else 0)
+        total = mil + morph + rv + ctx.irs_bonus(s)
         if best is None or total > best[0]:
             best = (total, n)
     return None if best is None else best[1]
@@ -300,10 +302,9 @@ def placement_sectors(ctx: Ctx) -> list[int]:
 
 def nexus_sites(ctx: Ctx) -> list[int]:
     """SGE-NEX-1, SGE-NEX-2: Imperial-controlled, no Nexus there or next door."""
-    nexus = ctx.state["nexus"]
     out = []
     for n in ctx.imperial_system_sectors():
-        if n in nexus or any(m in nexus for m in ctx.galaxy.neighbours[n]):
+        if ctx.too_close_to_nexus(n):
             continue
         out.append(n)
     return out
