@@ -304,14 +304,28 @@ def test_documentation_only_values_are_not_offered(game):
     assert "stacking" not in misc["values"] and "per_sector" not in misc["values"]["nexus"]
 
 
-def test_an_override_may_not_change_a_documentation_only_value(tmp_path, monkeypatch):
+def _change_stacking(table: dict) -> None:
+    table["stacking"]["limit"] = 3
+
+
+def _change_a_row_field(table: dict) -> None:
+    table["markers"][0]["lasts"] = "discard" if table["markers"][0]["lasts"] != "discard" \
+        else "map"
+
+
+@pytest.mark.parametrize("table_id,change,named", [
+    ("misc_decided", _change_stacking, "stacking"),
+    ("event_pool", _change_a_row_field, "markers[].lasts"),
+])
+def test_an_override_may_not_change_a_documentation_only_value(tmp_path, monkeypatch, table_id,
+                                                               change, named):
     """Changing a value the program does not read is refused, naming it, instead of being
     accepted and doing nothing."""
-    table = shipped("misc_decided")
-    table["stacking"]["limit"] = 3
+    table = shipped(table_id)
+    change(table)
     folder = tmp_path / "config" / "overrides" / "struggle"
     folder.mkdir(parents=True)
-    (folder / "misc_decided.yaml").write_text(yaml.safe_dump(table), encoding="utf-8")
+    (folder / f"{table_id}.yaml").write_text(yaml.safe_dump(table), encoding="utf-8")
     monkeypatch.setenv("STRUGGLE_DESKTOP_HOME", str(tmp_path))
-    with pytest.raises(DataError, match="stacking is built into the program"):
+    with pytest.raises(DataError, match=re.escape(f"{named} is built into the program")):
         StruggleData().tables
