@@ -504,13 +504,21 @@ class GameDocument(QObject):
         self._swap(self._undo, self._redo, "Undone")
         return None
 
-    def redo(self) -> str | None:
+    def redo_reason(self) -> str | None:
+        """None if Redo is possible now, else why not."""
         if self.looking_back:
             return "you are looking back at an earlier moment"
         if not self._redo:
             return "there is nothing to redo"
         if not self.can_redo():
             return f"the action to redo was {self._redo[-1].role.capitalize()}'s, not yours"
+        return None
+
+    def redo(self) -> str | None:
+        """Do the undone action again; returns the refusal reason, or None when done."""
+        reason = self.redo_reason()
+        if reason is not None:
+            return reason
         self._swap(self._redo, self._undo, "Redone")
         return None
 

@@ -321,20 +321,8 @@ class MainWindow(GameWindow):
                                checkable=True)
             self.speed_group.addAction(act)
             self.speed_actions[key] = act
-        # Undo is disabled while the rules forbid it (after a roll...); the key still says why.
-        self.undo_refused = QShortcut(QKeySequence.StandardKey.Undo, self)
-        self.undo_refused.setContext(Qt.ShortcutContext.WindowShortcut)
-        self.undo_refused.activated.connect(self.say_why_not_undo)
-        self.undo_refused.setEnabled(not self.act_undo.isEnabled())
-        self.act_undo.enabledChanged.connect(lambda on: self.undo_refused.setEnabled(not on))
         # The window's commands work from its text fields too (see WindowKeysInTextFields).
         self.keys_in_text_fields = WindowKeysInTextFields(self)
-
-    def say_why_not_undo(self) -> None:
-        """Ctrl+Z while Undo is refused: the status bar says why instead of nothing."""
-        reason = self.document.undo_reason() if self.document.session else "no game is open"
-        if reason:
-            self.show_message(f"Cannot undo: {reason}")
 
     def file_extras(self) -> list[QAction]:
         return [self.act_export_png, self.act_export_pdf]

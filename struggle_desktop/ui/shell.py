@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow, QMenu,
                                QMenuBar, QMessageBox, QStackedWidget, QToolTip, QVBoxLayout,
                                QWidget)
@@ -205,6 +205,10 @@ class GameWindow(QMainWindow):
         self.act_undo = self._action("&Undo", self.undo, K.Undo, "Take back the last action")
         self.act_redo = self._action("&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"],
                                      "Do the undone action again")
+        # A greyed action's keys do nothing at all, so while Undo or Redo is refused (after
+        # a roll, nothing to take back...) these stand in for their keys and say why.
+        self.undo_refused = self._keys_while_greyed(self.act_undo, self.say_why_not_undo)
+        self.redo_refused = self._keys_while_greyed(self.act_redo, self.say_why_not_redo)
         self.act_reset_layout = self._action("Reset &Layout", self.reset_layout, None,
                                              "Put every panel back where it started")
         self.act_house_rules = self._action("&House Rules…", self.show_house_rules, "F2",
@@ -742,6 +746,34 @@ class GameWindow(QMainWindow):
         reason = self.document.redo()
         if reason is not None:
             self.show_message(f"Cannot redo: {reason}")
+
+    def _keys_while_greyed(self, action: QAction, say_why) -> list[QShortcut]:
+        """Shortcuts on ``action``'s keys that work only while it is disabled (an enabled
+        one would make the keys ambiguous, and neither would fire)."""
+        shortcuts = []
+        for keys in action.shortcuts():
+            shortcut = QShortcut(keys, self)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(say_why)
+            shortcut.setEnabled(not action.isEnabled())
+            action.enabledChanged.connect(lambda on, s=shortcut: s.setEnabled(not on))
+            shortcuts.append(shortcut)
+        return shortcuts
+
+    def say_why_not_undo(self) -> None:
+        """Ctrl+Z while Undo is refused: the status bar says why instead of nothing."""
+        if not self.menuBar().isEnabled():
+            return            # a hand-over screen is up: no key acts or tells (lock_actions)
+        doc = self.document
+        reason = doc.undo_reason() if doc.session is not None else "no game is open"
+        self.show_message(f"Cannot undo: {reason or 'not possible now'}")
+
+    def say_why_not_redo(self) -> None:
+        if not self.menuBar().isEnabled():
+            return
+        doc = self.document
+        reason = doc.redo_reason() if doc.session is not None else "no game is open"
+        self.show_message(f"Cannot redo: {reason or 'not possible now'}")
 
     # ------------------------------------------------------------------ help
     def show_house_rules(self) -> None:
