@@ -27,6 +27,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QPushButton
 
+from struggle_desktop.engine.hexgrid import distance
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.nobles.panels import (ActionsDock, BattleDock, CargoDock, HexDock,
                                                HousesDock, RecruitDock, movable_ships)
@@ -369,12 +370,24 @@ class NoblesWindow(SeatedWindow):
         return [f"{a['to'][0]},{a['to'][1]}" for a in self.prompt_actions()
                 if a["verb"] == "jump" and a["ship"] == ship]
 
+    def where_it_may_go(self, ship: str, near: tuple[int, int] | None = None) -> str:
+        """The hexes ``ship`` may jump to now, nearest to ``near`` first (a refused drop
+        says where to drop instead, as a refused counter on the Struggle map does)."""
+        targets = [tuple(int(v) for v in key.split(",")) for key in self.drop_targets(ship)]
+        if not targets:
+            return "it cannot jump now"
+        if near is not None:
+            targets.sort(key=lambda h: (distance(near, h), h))
+        shown = ", ".join(f"({x},{y})" for x, y in targets[:6])
+        more = f" and {len(targets) - 6} more lit hexes" if len(targets) > 6 else ""
+        return f"it may go to {shown}{more}"
+
     def ship_dropped(self, ship: str, key: str) -> None:
         """A ship dropped on a hex: its ticked cargo is loaded, then it jumps there; a drop
         where it cannot go changes nothing and the rules' reason is shown."""
         board = self.document.board
         if not key:
-            self.show_message("Not possible: drop the ship on one of the lit hexes")
+            self.show_message(f"Not possible: that is off the map; {self.where_it_may_go(ship)}")
             self.redraw()
             return
         unit = board["units"].get(ship)
@@ -388,7 +401,7 @@ class NoblesWindow(SeatedWindow):
         action = {"verb": "jump", "ship": ship, "to": [x, y]}
         reason = self.document.check(action)
         if reason is not None:
-            self.show_message(f"Not possible: {reason}")
+            self.show_message(f"Not possible: {reason}; {self.where_it_may_go(ship, (x, y))}")
             self.redraw()
             return False
         for step in self.plan_actions(ship) + [action]:
