@@ -394,7 +394,8 @@ class MainWindow(GameWindow):
     def drop_entries(self, piece_id: str) -> dict[int, list[dict]]:
         """Where a piece may be dropped: sector -> the prompt's answers whose ``drop`` names
         the piece and that sector (several for a leader from the tray: one per unit of the
-        sector). A counter on the map, a whole stack and a piece in the tray alike."""
+        sector). A counter on the map, a whole stack and a piece in the tray alike; a drop
+        that moves several counters as one (a Rebel force) names each in ``pieces``."""
         board = self.document.board
         prompt = board.get("prompt") if board else None
         if prompt is None or self.playback.active:
@@ -402,7 +403,8 @@ class MainWindow(GameWindow):
         targets: dict[int, list[dict]] = {}
         for entry in prompt["actions"]:
             drop = entry.get("drop") or {}
-            if drop.get("piece") == piece_id and drop.get("sector") is not None:
+            named = drop.get("piece") == piece_id or piece_id in (drop.get("pieces") or ())
+            if named and drop.get("sector") is not None:
                 targets.setdefault(drop["sector"], []).append(entry)
         return targets
 
@@ -579,6 +581,10 @@ class MainWindow(GameWindow):
         action = self.drop_action(piece_id, sector, free=self.free_placement)
         if self.free_placement:
             return self.document.check(action) or "that counter cannot be adjusted by hand"
+        where = sorted(self.drop_entries(piece_id))
+        if action is None and where:      # an answer the game takes by this drag, elsewhere
+            return (f"{piece_id} cannot go to {sector:02d} now ({prompt['text']}); it may go to "
+                    + ", ".join(f"{n:02d}" for n in where[:8]) + ("…" if len(where) > 8 else ""))
         if action is None:
             return f"counters cannot be moved now: {prompt['text']}"
         return self.document.check(action) or "that move is not possible now"

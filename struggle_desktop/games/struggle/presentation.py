@@ -428,7 +428,8 @@ def entry(ctx: Ctx, pending: dict, action: dict) -> dict:
     some, a longer explanation (``tip``) the decision list shows as a tooltip."""
     label, tip = words(ctx, action)
     out = dict({"action": action, "label": label, "map": action["verb"] in MAP_VERBS},
-               **map_target(pending, action, lambda uid: ctx.units[uid]["loc"]))
+               **map_target(pending, action,
+                            lambda uid: ctx.units[uid]["loc"] if uid in ctx.units else None))
     if tip:
         out["tip"] = tip
     return out
@@ -440,7 +441,8 @@ def map_target(pending: dict, action: dict, unit_sector=None) -> dict:
     may be a counter on the map, one waiting in the set-up tray (``board["tray"]``: a unit, a
     leader ``leader:<value>``, the Nexus markers ``nexus``) or a whole stack (``stack:<n>``,
     dragged from sector n). A leader is dropped on a unit: its drop names the unit too
-    (``onto``), found with ``unit_sector(uid)``."""
+    (``onto``), found with ``unit_sector(uid)``. A piece that moves others along (a Rebel
+    force of several counters) lists every counter that may be dragged for it (``pieces``)."""
     verb = action["verb"]
     if verb in ("move", "place", "adjust") and "unit" in action:
         return {"drop": {"piece": action["unit"], "sector": action.get("to", action.get("at"))}}
@@ -455,10 +457,19 @@ def map_target(pending: dict, action: dict, unit_sector=None) -> dict:
     if verb == "alliance_move":
         # The allied force the prompt is about moves as one counter, dragged or by a click
         # on its destination.
-        force = (pending.get("actor") or {}).get("force")
+        actor = pending.get("actor") or {}
+        force = actor.get("force")
         target = {"sector": action["to"]}
-        return dict(target, drop={"piece": f"force:{force}", "sector": action["to"]}) \
-            if force else target
+        if force:
+            return dict(target, drop={"piece": f"force:{force}", "sector": action["to"]})
+        # A Rebel force is no force counter: its own units are on the map, and a drag of
+        # any of them moves the whole force.
+        units = [uid for uid in actor.get("units") or ()
+                 if unit_sector is not None and unit_sector(uid) is not None]
+        if units:
+            return dict(target, drop={"piece": units[0], "pieces": units,
+                                      "sector": action["to"]})
+        return target
     for key in ("at", "sector", "to"):
         if isinstance(action.get(key), int):
             return {"sector": action[key]}
