@@ -236,6 +236,7 @@ class GameWindow(QMainWindow):
         m.addAction(self.act_quit)
         m = bar.addMenu("&Edit")
         m.addActions([self.act_undo, self.act_redo])
+        m.setToolTipsVisible(True)      # a greyed Undo or Redo tells why when pointed at
         extras = self.edit_extras()
         if extras:
             m.addSeparator()
@@ -515,6 +516,8 @@ class GameWindow(QMainWindow):
         self.act_undo.setText(f"&Undo {doc.undo_label()}".strip() if doc.undo_label() else "&Undo")
         self.act_undo.setToolTip(reason or f"Undo: {doc.undo_label()}")
         self.act_redo.setEnabled(has_game and doc.can_redo())
+        redo_reason = doc.redo_reason() if has_game else "no game is open"
+        self.act_redo.setToolTip(redo_reason or f"Redo: {doc.redo_label()}")
         back = has_game and doc.looking_back
         self.act_step_back.setEnabled(has_game and doc.position > 0)
         self.act_turn_back.setEnabled(has_game and doc.position > 0)

@@ -111,6 +111,11 @@ def test_refused_undo_and_redo_keys_say_why_in_every_window(open_game, game_id):
         win.show_message("")
         press(win, key)
         assert win.status_text.text() == "Cannot redo: there is nothing to redo"
+    # Pointed at in the Edit menu, the greyed entries show the same reasons.
+    edit = next(a.menu() for a in win.menuBar().actions() if a.text() == "&Edit")
+    assert edit.toolTipsVisible()
+    assert win.act_undo.toolTip() == win.document.undo_reason()
+    assert win.act_redo.toolTip() == "there is nothing to redo"
 
 
 def test_the_undo_keys_tell_nothing_under_a_hand_over_screen(open_game):
