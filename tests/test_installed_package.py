@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import site
 import subprocess
 import sys
 import zipfile
@@ -43,14 +44,19 @@ print(json.dumps({"package": struggle_desktop.__file__, "data": str(paths.data_r
 
 
 def clean_env(home: Path, pythonpath: Path) -> dict[str, str]:
+    """The program's folder first on the path, then the test environment's site-packages for
+    its dependencies, read without their ``.pth`` files (``-S`` below): an editable install of
+    this checkout puts the checkout on the path through one, which would make every run here
+    the checkout's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env.update(PYTHONPATH=str(pythonpath), STRUGGLE_DESKTOP_HOME=str(home),
-               PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
+    env.update(PYTHONPATH=os.pathsep.join([str(pythonpath), *site.getsitepackages()]),
+               STRUGGLE_DESKTOP_HOME=str(home), PYTHONDONTWRITEBYTECODE="1",
+               PYTHONHASHSEED="0")
     return env
 
 
 def run_program(args: list[str], env: dict, cwd: Path) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-s", "-P", *args], cwd=cwd, env=env,
+    done = subprocess.run([sys.executable, "-S", "-s", "-P", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"{args}: exit {done.returncode}\n{done.stderr}"
     assert "Traceback" not in done.stderr
