@@ -16,7 +16,8 @@ rules of who sits at the screen:
 Gestures: drag a fleet from your display to a region to deploy it (back to the display to keep
 it back); in a fight drag a firer onto an enemy counter to target it; click a region to resolve
 it; click a fleet to add it to or take it from a garrison, or to lose it to pursuit fire;
-double-click a chit in the hand to play it (the decision list then shows its choices).
+double-click a chit in the hand to play it (the decision list then shows its choices);
+Ctrl+wheel (or the wheel) zooms about the pointer, Ctrl+plus/minus zoom, Ctrl+0 fits the table.
 
 Every chit in the hand has a tooltip: what it does, and how it may be played now or the game's
 reason why not (the same reason a double-click shows). While the seat deploys, its display and
@@ -27,35 +28,28 @@ own display stays there and the status bar says what is left.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import (QGraphicsView, QLabel, QListView, QListWidget, QListWidgetItem,
-                               QWidget)
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QLabel, QListView, QListWidget, QListWidgetItem, QWidget
 
 from struggle_desktop.ui.battles.scene import deployment_note, unplaced_fleets
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.docks.decision import DecisionDock
+from struggle_desktop.ui.map.view import MapView
 from struggle_desktop.ui.seated import SeatedWindow
 from struggle_desktop.ui.seats import lock_actions
 
 SIDE_TITLES = {"blue": "Blue (Imperial)", "red": "Red (Chaos)"}
 
 
-class TableView(QGraphicsView):
-    """The table, scaled to fit the window."""
+class TableView(MapView):
+    """The table: Struggle's map view (Ctrl+wheel zooms about the pointer, Zoom In/Out,
+    Ctrl+0 fits, a drag on the empty table pans when zoomed in), on the table's paper."""
 
     def __init__(self, parent=None):
-        super().__init__(parent)
-        from PySide6.QtGui import QPainter
-        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        super().__init__(parent=parent)
         self.setObjectName("battles-view")
-        self.setMouseTracking(True)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self.fit()
-
-    def fit(self) -> None:
-        if self.scene() is not None:
-            self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        # No brush of its own: the scene paints its paper round the table too.
+        self.setBackgroundBrush(QBrush(Qt.BrushStyle.NoBrush))
 
 
 class HandDock(DockPanel):
@@ -252,12 +246,17 @@ class BattlesWindow(SeatedWindow):
     def build_game_actions(self) -> None:
         self.act_hint = self._action("&Hint", self.show_hint, "Ctrl+H",
                                      "Select what the program's own player would choose")
-        self.act_fit = self._action("&Fit to Window", lambda: self.view.fit(), "Ctrl+9",
-                                    "Fit the table to the window")
+        # The keys of Struggle's map; Ctrl+0 (Struggle's Whole Map) is the same as Fit here.
+        self.act_zoom_in = self._action("Zoom &In", lambda: self.view.zoom_in(),
+                                        ["Ctrl++", "Ctrl+="], "Zoom in on the table")
+        self.act_zoom_out = self._action("Zoom &Out", lambda: self.view.zoom_out(), "Ctrl+-",
+                                         "Zoom out")
+        self.act_fit = self._action("&Fit to Window", lambda: self.view.fit(),
+                                    ["Ctrl+0", "Ctrl+9"], "Fit the table to the window")
 
     def add_game_menus(self, bar) -> None:
         m = bar.addMenu("&View")
-        m.addAction(self.act_fit)
+        m.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
         m.addSeparator()
         self.panels_menu(m)
         m = bar.addMenu("&Game")

@@ -125,10 +125,11 @@ class NoblesWindow(SeatedWindow):
                                      "Select what the program's own player would choose")
         self.act_done = self._action("&Done", self.answer_done, "Ctrl+Return",
                                      "Finish this step for your house (when Done is a choice)")
-        self.act_fit = self._action("&Fit to Window", lambda: self.view.fit(), "Ctrl+9",
-                                    "Fit the map to the window")
-        self.act_zoom_in = self._action("Zoom &In", lambda: self.view.zoom_in(), "Ctrl++",
-                                        "Zoom in on the map")
+        # The keys of Struggle's map; Ctrl+0 (Struggle's Whole Map) is the same as Fit here.
+        self.act_fit = self._action("&Fit to Window", lambda: self.view.fit(),
+                                    ["Ctrl+0", "Ctrl+9"], "Fit the map to the window")
+        self.act_zoom_in = self._action("Zoom &In", lambda: self.view.zoom_in(),
+                                        ["Ctrl++", "Ctrl+="], "Zoom in on the map")
         self.act_zoom_out = self._action("Zoom &Out", lambda: self.view.zoom_out(), "Ctrl+-",
                                          "Zoom out")
 
