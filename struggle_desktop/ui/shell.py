@@ -23,13 +23,14 @@ removes what interrupted saves left behind, at start.
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow, QMenu,
-                               QMenuBar, QMessageBox, QStackedWidget, QToolTip, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
+                               QMainWindow, QMenu, QMenuBar, QMessageBox, QStackedWidget,
+                               QToolTip, QVBoxLayout, QWidget)
 
 from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import StruggleError, one_line
@@ -43,6 +44,8 @@ from struggle_desktop.ui.fit import available_geometry, fitted, resize_to_fit
 #: Open takes a save of any game (the window switches to its screen).
 SAVE_FILTER = "Saved games (*.sgsave *.json);;All files (*)"
 MAX_RECENT = 8
+#: Bumped when the way the dock layout is saved changes; part of every layout's version.
+LAYOUT_FORMAT = 1
 #: The title of the one warning a file that cannot be opened gives.
 OPEN_REFUSED = "Cannot open the game"
 #: Windows opened in place of another one (a reference keeps them alive).
@@ -457,14 +460,28 @@ class GameWindow(QMainWindow):
         return [a for a in self.actions() if a.text()]
 
     # ================================================================== layout persistence
+    def layout_version(self) -> int:
+        """The version the dock layout is saved under: a stable hash of the layout format and
+        the sorted names of the window's panels. A layout saved with other panels
+        (one added, removed or renamed) has another version and is not restored, so the
+        panels come back as made instead of squeezed into the old places."""
+        names = sorted(w.objectName() for w in self.findChildren(QDockWidget))
+        text = f"{LAYOUT_FORMAT}:" + ",".join(names)
+        return zlib.crc32(text.encode()) & 0x7FFFFFFF    # saveState takes a signed int
+
     def _restore_layout(self) -> None:
         self._default_layout = self.saveState()
+        # Fixed once: panels a seat change adds later do not change what the layout is saved as.
+        self._layout_version = self.layout_version()
         geometry = self.settings.value(f"{self.layout_key}/geometry")
         state = self.settings.value(f"{self.layout_key}/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
+        if state is not None and not (isinstance(state, QByteArray)
+                                      and self.restoreState(state, self._layout_version)):
+            # Another version (other panels) or not a layout at all: the default stays, and
+            # the stale value goes so it is not tried again.
+            self.settings.remove(f"{self.layout_key}/state")
         self.keep_on_screen()
         for dock in self.docks:
             if not dock.isHidden():
@@ -472,7 +489,7 @@ class GameWindow(QMainWindow):
 
     def save_layout(self) -> None:
         self.settings.setValue(f"{self.layout_key}/geometry", self.saveGeometry())
-        self.settings.setValue(f"{self.layout_key}/state", self.saveState())
+        self.settings.setValue(f"{self.layout_key}/state", self.saveState(self._layout_version))
         self.settings.sync()
 
     def reset_layout(self) -> None:
