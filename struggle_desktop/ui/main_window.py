@@ -24,14 +24,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QFileDialog, QLineEdit, QMenu,
-                               QMessageBox, QPlainTextEdit, QTextEdit, QWidget)
+from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QDockWidget, QFileDialog,
+                               QLineEdit, QMenu, QMessageBox, QPlainTextEdit, QTabBar,
+                               QTextEdit, QWidget)
 
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.document import Frame, GameDocument, is_autosave
 from struggle_desktop.ui.fit import available_geometry
 from struggle_desktop.ui.map.marks import sector_number
 from struggle_desktop.ui.shell import GameWindow
+from struggle_desktop.ui.steady import guard_wheels
+
 #: Milliseconds between two shown steps at "fast" speed.
 FAST_STEP_MS = 450
 
@@ -174,6 +177,9 @@ class MainWindow(GameWindow):
 
     game_id = "struggle"
     layout_key = "window"
+    #: Bumped when the default arrangement of the panels changes: a layout saved under an
+    #: earlier one is then not restored (the player gets the new default, not the old squeeze).
+    LAYOUT_REVISION = 2
 
     def __init__(self, document: GameDocument | None = None, settings: QSettings | None = None):
         self.scene = None        # keep a reference: a collected scene leaves a blank view
@@ -185,9 +191,45 @@ class MainWindow(GameWindow):
         self.free_placement = False
         self.selected_sector = -1
         super().__init__(document, settings)
+        # No combo or spin box of a panel takes the wheel unless it has the focus (the wheel
+        # scrolls the panel): those built so far now, a panel built later when it is shown.
+        guard_wheels(self)
+        for dock in self.docks:
+            dock.visibilityChanged.connect(lambda _shown, d=dock: guard_wheels(d))
         self.playback = Playback(self)
         self.set_speed(self.settings.value("watch/speed", "fast"))
         self.on_document_changed()
+
+    def layout_version(self) -> int:
+        return (super().layout_version() + self.LAYOUT_REVISION) & 0x7FFFFFFF
+
+    # ---- tab bars left behind -------------------------------------------------------------
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self.hide_stale_tab_bars)      # once the panels are laid out
+
+    def reset_layout(self) -> None:
+        super().reset_layout()
+        QTimer.singleShot(0, self.hide_stale_tab_bars)
+
+    def hide_stale_tab_bars(self) -> list[QTabBar]:
+        """Hide the tab bars the window's layout made and then left where they were: Qt
+        (6.11) makes a second tab bar when panels are tabbed, or a layout is restored, and
+        leaves the first on screen, over other panels, with tabs that do nothing. A tab bar
+        in use lies right under the panel group it serves (as wide); any other is stale.
+        Returns the bars hidden."""
+        docked = [dock.geometry() for dock in self.findChildren(QDockWidget)
+                  if dock.isVisible() and not dock.isFloating()]
+        stale = []
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            place = bar.geometry()
+            serves = any(abs(place.top() - (rect.bottom() + 1)) <= 6
+                         and place.left() == rect.left() and place.width() == rect.width()
+                         for rect in docked)
+            if bar.isVisible() and not serves:
+                bar.hide()
+                stale.append(bar)
+        return stale
 
     def build_centre(self) -> None:
         from struggle_desktop.ui.map.view import MapView
@@ -224,52 +266,67 @@ class MainWindow(GameWindow):
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         right = Qt.DockWidgetArea.RightDockWidgetArea
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        # The side columns run the window's full height and the log lies under the map only:
+        # a chart opened at the foot of the window (Forecast, History), or the timeline bar,
+        # then takes its height from the map, never from the panels whose buttons the player
+        # needs (Continue, Do it, Buy...).
+        for corner, area in ((Qt.Corner.TopLeftCorner, left),
+                             (Qt.Corner.BottomLeftCorner, left),
+                             (Qt.Corner.TopRightCorner, right),
+                             (Qt.Corner.BottomRightCorner, right)):
+            self.setCorner(corner, area)
         # A laptop screen shows one panel of each group at a time, in tabs, so the Decision
         # list and the tracks keep room enough to read. Each dock is tabbed once, where it
-        # belongs: moving a tabbed dock to another group leaves an empty tab bar behind.
+        # belongs: moving a tabbed dock to another group leaves an empty tab bar behind. Every
+        # panel is in its place before any is tabbed: a group made and then moved by a later
+        # panel left its old tab bar on screen.
         compact = available_geometry(self).height() < COMPACT_BELOW
-        self.addDockWidget(left, self.turn_dock)
-        self.addDockWidget(left, self.ci_dock)
-        self.addDockWidget(left, self.resources_dock)
-        self.addDockWidget(left, self.tray_dock)
+        boxes = [self.cup_dock, self.markers_dock, self.eliminated_dock]
+        # Under a laptop's narrow map the log needs all of the map's width, and a tab bar
+        # would take rows from it: the dice (whose rolls the log lists too) are a tab
+        # beside the tracks there.
+        tracks = [self.ci_dock, self.resources_dock, self.tray_dock]
+        tracks += [self.dice_dock] if compact else []
+        for area, docks in ((left, [self.turn_dock, *tracks]),
+                            (right, [self.decision_dock, self.recruit_dock, self.stack_dock,
+                                     *boxes]),
+                            (bottom, [self.log_dock] + ([] if compact else [self.dice_dock]))):
+            for dock in docks:
+                self.addDockWidget(area, dock)
         if compact:
             self.tabifyDockWidget(self.ci_dock, self.resources_dock)
         # The tray is wanted at set-up only, when the tracks have no values yet: it shares
         # their place and comes forward while there is something in it.
         self.tabifyDockWidget(self.ci_dock, self.tray_dock)
+        if compact:
+            self.tabifyDockWidget(self.ci_dock, self.dice_dock)
         self.ci_dock.raise_()
-        self.addDockWidget(right, self.decision_dock)
-        self.addDockWidget(right, self.recruit_dock)
         self.tabifyDockWidget(self.decision_dock, self.recruit_dock)
         self.decision_dock.raise_()
-        self.addDockWidget(right, self.stack_dock)
-        boxes = [self.cup_dock, self.markers_dock, self.eliminated_dock]
-        for dock in boxes:
-            self.addDockWidget(right, dock)
         group = self.stack_dock if compact else self.cup_dock
         for dock in boxes:
             if dock is not group:
                 self.tabifyDockWidget(group, dock)
         group.raise_()
         if compact:
-            self.resizeDocks([self.decision_dock, self.stack_dock], [3, 2],
+            # Shares of the columns' height: the Turn panel's controls, the Decision list
+            # with Do it and Hint (or Recruitment with Buy and Done) whole, the rest below.
+            self.resizeDocks([self.turn_dock, self.ci_dock], [45, 55], Qt.Orientation.Vertical)
+            self.resizeDocks([self.decision_dock, self.stack_dock], [64, 36],
                              Qt.Orientation.Vertical)
-            self.resizeDocks([self.turn_dock, self.ci_dock], [5, 4], Qt.Orientation.Vertical)
         else:
-            self.resizeDocks([self.turn_dock, self.ci_dock, self.resources_dock], [28, 36, 30],
+            self.splitDockWidget(self.log_dock, self.dice_dock, Qt.Orientation.Horizontal)
+            self.resizeDocks([self.turn_dock, self.ci_dock, self.resources_dock], [32, 36, 30],
                              Qt.Orientation.Vertical)
             # Panels scroll rather than ask for height: give each of the right column's
             # groups its share, or the first would take nearly all of it.
-            self.resizeDocks([self.decision_dock, self.stack_dock, self.cup_dock], [40, 24, 36],
+            self.resizeDocks([self.decision_dock, self.stack_dock, self.cup_dock], [44, 22, 34],
                              Qt.Orientation.Vertical)
-        self.addDockWidget(bottom, self.log_dock)
-        self.addDockWidget(bottom, self.dice_dock)
-        self.splitDockWidget(self.log_dock, self.dice_dock, Qt.Orientation.Horizontal)
+            self.resizeDocks([self.log_dock, self.dice_dock], [900, 300],
+                             Qt.Orientation.Horizontal)
         self.resizeDocks([self.turn_dock, self.decision_dock], [300, 380],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.log_dock], [185 if compact else 210], Qt.Orientation.Vertical)
-        self.resizeDocks([self.log_dock, self.dice_dock], [900, 300], Qt.Orientation.Horizontal)
-
         self.turn_dock.continue_requested.connect(self.continue_game)
         self.turn_dock.speed_changed.connect(self._speed_from_dock)
         self.decision_dock.action_chosen.connect(self.perform)

@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLa
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.dialogs import error_label, heading, muted, sector_text, show_error
+from struggle_desktop.ui.docks.turn import ElidingButton
 from struggle_desktop.ui.fit import resize_to_fit
+from struggle_desktop.ui.steady import ignore_wheel_unless_focused
 
 ROLE = "imperial"
 RECRUITMENT = "recruitment"
@@ -144,27 +146,23 @@ class RecruitPanel(QWidget):
         self.list_label.setWordWrap(True)
         layout.addWidget(self.list_label)
         layout.addWidget(self.tree, 1)
-        self.about_label = QLabel()
-        self.about_label.setWordWrap(True)
-        self.about_label.setMinimumHeight(self.about_label.fontMetrics().lineSpacing() * 2 + 4)
-        self.about_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.about_label)
-
         where = QHBoxLayout()
         self.sector_combo = QComboBox()
         self.sector_combo.setObjectName("recruit-sector")
         self.sector_combo.setMinimumContentsLength(22)
         self.sector_combo.currentIndexChanged.connect(lambda _i: self._update_buy_button())
+        # The wheel scrolls the panel (to reach Buy and Done), not the sector chosen.
+        ignore_wheel_unless_focused(self.sector_combo)
         sector_label = QLabel("&Sector:")
         sector_label.setBuddy(self.sector_combo)
         where.addWidget(sector_label)
         where.addWidget(self.sector_combo, 1)
         layout.addLayout(where)
 
-        self.error = error_label()
-        layout.addWidget(self.error)
         buttons = QHBoxLayout()
-        self.buy_button = QPushButton("&Buy")
+        # The Buy button names what it buys; a long name is shortened, never widening the
+        # panel (which would move every control in it).
+        self.buy_button = ElidingButton("&Buy")
         self.buy_button.setObjectName("recruit-buy")
         self.buy_button.setDefault(True)
         self.buy_button.clicked.connect(self.buy)
@@ -175,6 +173,24 @@ class RecruitPanel(QWidget):
         buttons.addWidget(self.buy_button, 1)
         buttons.addWidget(self.done_button)
         layout.addLayout(buttons)
+
+        # Below the buttons, at heights of their own whatever they say: the list above them
+        # stretches, so a line more or less here would move the Sector box, Buy and Done
+        # after a purchase. A refusal keeps its room while there is none; the information
+        # on the purchase shows three lines (all of it in its tooltip).
+        line = self.fontMetrics().lineSpacing()
+        self.error = error_label()
+        self.error.setFixedHeight(2 * line + 2)
+        self.error.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        policy = self.error.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.error.setSizePolicy(policy)
+        layout.addWidget(self.error)
+        self.about_label = QLabel()
+        self.about_label.setWordWrap(True)
+        self.about_label.setFixedHeight(3 * line + 4)
+        self.about_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.about_label)
 
         document.changed.connect(self.refresh)
         self.refresh()
@@ -329,6 +345,7 @@ class RecruitPanel(QWidget):
     def _on_selection(self, keep_sector: int | None = None) -> None:
         purchase = self.selected_purchase()
         self.about_label.setText(purchase.about if purchase is not None else "")
+        self.about_label.setToolTip(self.about_label.text())
         self.sector_combo.blockSignals(True)
         self.sector_combo.clear()
         board = self.document.board

@@ -20,6 +20,8 @@ from struggle_desktop.ui.map.counters import paint_piece
 #: The MIME type of a piece dragged from the tray: its ID, UTF-8.
 PIECE_MIME = "application/x-struggle-desktop-piece"
 ICON_SIZE = 44
+#: The tray shows at least this many full rows of counters (more scroll in the list).
+ROWS_SHOWN = 2
 PieceRole = Qt.ItemDataRole.UserRole + 1
 
 
@@ -45,7 +47,11 @@ def piece_mime(piece_id: str) -> QMimeData:
 
 
 class TrayList(QListWidget):
-    """The tray's counters; dragging one starts a drag the map accepts."""
+    """The tray's counters; dragging one starts a drag the map accepts.
+
+    Its cells are of one size (a counter and two lines of its name), so it asks for
+    ``ROWS_SHOWN`` whole rows exactly: the panel around it then has no scroll bar of its own,
+    and only the list scrolls (it showed 1.3 rows inside two nested scroll bars)."""
 
     def __init__(self):
         super().__init__()
@@ -53,11 +59,22 @@ class TrayList(QListWidget):
         self.setIconSize(QSize(ICON_SIZE, ICON_SIZE))
         self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.setMovement(QListWidget.Movement.Static)
-        self.setSpacing(4)
+        line = self.fontMetrics().lineSpacing()
+        self.setGridSize(QSize(ICON_SIZE + 16, ICON_SIZE + 2 * line + 8))
         self.setWordWrap(True)
         self.setDragEnabled(True)
         self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+
+    def rows_height(self, rows: int = ROWS_SHOWN) -> int:
+        """The height that shows ``rows`` whole rows of counters."""
+        return rows * self.gridSize().height() + 2 * self.frameWidth() + 2
+
+    def sizeHint(self) -> QSize:   # noqa: N802 - Qt's name
+        return QSize(super().sizeHint().width(), self.rows_height())
+
+    def minimumSizeHint(self) -> QSize:   # noqa: N802 - Qt's name
+        return QSize(super().minimumSizeHint().width(), self.rows_height())
 
     def startDrag(self, actions) -> None:   # noqa: N802 - Qt's name
         item = self.currentItem()

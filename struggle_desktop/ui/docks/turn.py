@@ -288,6 +288,11 @@ class WrappedLabel(QLabel):
 
 
 class TurnWidget(QWidget):
+    """The panel's body. Its controls keep their places from one question to the next: what
+    changes length (the decision waiting, the note of the set-up) comes after them, and the
+    phase strip keeps its room while it is hidden, so Continue and the watch buttons never
+    slide under the pointer after an answer."""
+
     def __init__(self, dock: TurnDock):
         super().__init__()
         layout = QVBoxLayout(self)
@@ -302,7 +307,9 @@ class TurnWidget(QWidget):
         phase_row = QHBoxLayout()
         self.phase_label = QLabel()
         self.phase_label.setFont(ui_font(9.5, bold=True))
-        self.phase_label.setWordWrap(True)
+        # One line whatever the phase's name (a second line pushed Continue down): the
+        # names fit the panel, and a narrower panel cuts the end (the tooltip has it all).
+        self.phase_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         phase_row.addWidget(self.phase_label, 1)
         self.names_button = QToolButton()
         self.names_button.setCheckable(True)
@@ -313,14 +320,11 @@ class TurnWidget(QWidget):
         phase_row.addWidget(self.names_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(phase_row)
         self.phases = PhaseTrack()
+        # Hidden during set-up, its room kept: Continue stays where it will be in play.
+        policy = self.phases.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.phases.setSizePolicy(policy)
         layout.addWidget(self.phases)
-        self.decision_heading = QLabel("Waiting for")
-        self.decision_heading.setFont(ui_font(8, bold=True))
-        layout.addWidget(self.decision_heading)
-        self.decision = WrappedLabel()
-        self.decision.setFont(ui_font(9))
-        self.decision.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.decision)
         self.continue_button = ElidingButton("Continue")
         self.continue_button.setFont(ui_font(10, bold=True))
         self.continue_button.setMinimumHeight(32)
@@ -354,16 +358,24 @@ class TurnWidget(QWidget):
             speed_row.addWidget(button)
             button.toggled.connect(lambda on, s=speed: on and dock.set_speed(s))
         speed_row.addStretch(1)
+        layout.addLayout(speed_row)
         # During set-up: the Chaos side plays its first turn as soon as set-up ends, so the
-        # player is told, just above the speeds, to choose one now.
+        # player is told, just under the speeds, to choose one now. (Under them: when it goes,
+        # nothing above it moves.)
         self.speed_note = WrappedLabel("Set-up ends with the Chaos side's first turn: choose "
                                        "how to watch it.")
         self.speed_note.setFont(ui_font(8.5, bold=True))
         self.speed_note.hide()
         layout.addWidget(self.speed_note)
-        layout.addLayout(speed_row)
+        # The decision waiting, as long as it is: last, so its length moves no control.
+        self.decision_heading = QLabel("Waiting for")
+        self.decision_heading.setFont(ui_font(8, bold=True))
+        layout.addWidget(self.decision_heading)
+        self.decision = WrappedLabel()
+        self.decision.setFont(ui_font(9))
+        self.decision.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.decision)
         layout.addStretch(1)
-
 
     def show_names(self, expanded: bool) -> None:
         self.phases.set_expanded(expanded)
@@ -468,6 +480,7 @@ class TurnDock(DockPanel):
             phase = board.get("phase", 0)
             name = board.get("phase_name", "")
             w.phase_label.setText(f"Phase {phase}: {name}" if phase else (name or "Set-up"))
+            w.phase_label.setToolTip(w.phase_label.text())
             names = board.get("phases")
             # Without the list of phases the track shows just the current one.
             w.phases.set_phases(names if names else ([name] if phase else []),
@@ -486,7 +499,7 @@ class TurnDock(DockPanel):
         w.decision.setToolTip(plain_prompt(board))
         setting_up = board is not None and board.get("turn") == 0
         w.speed_note.setVisible(setting_up and board.get("prompt") is not None)
-        # Every phase is still to come during set-up: the strip gives its room to the note.
+        # Every phase is still to come during set-up: the strip is hidden (its room kept).
         w.phases.setVisible(not setting_up)
         self._apply_continue()
 
