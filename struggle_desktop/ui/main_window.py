@@ -322,7 +322,7 @@ class MainWindow(GameWindow):
             # groups its share, or the first would take nearly all of it.
             self.resizeDocks([self.decision_dock, self.stack_dock, self.cup_dock], [44, 22, 34],
                              Qt.Orientation.Vertical)
-            self.resizeDocks([self.log_dock, self.dice_dock], [900, 300],
+            self.resizeDocks([self.log_dock, self.dice_dock], [560, 340],
                              Qt.Orientation.Horizontal)
         self.resizeDocks([self.turn_dock, self.decision_dock], [300, 380],
                          Qt.Orientation.Horizontal)
