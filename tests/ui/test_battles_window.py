@@ -427,7 +427,8 @@ def test_each_chit_in_the_hand_says_what_it_does_and_whether_it_plays_now(make_w
         assert f"Not now: {reason}" in tip          # deployment: no chit plays now
     # The displays' chit lines say what the seat may know of each hand.
     tips = [i.toolTip() for i in win.scene.items()
-            if hasattr(i, "text") and "chits in hand" in str(i.text())]
+            if "chits in hand" in str(i.text() if hasattr(i, "text") else
+                                       i.toPlainText() if hasattr(i, "toPlainText") else "")]
     assert len(tips) == 2
     assert any(hand[0]["effect"] in t for t in tips)
     assert any("face down" in t for t in tips)

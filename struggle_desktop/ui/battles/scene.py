@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF)
-from PySide6.QtWidgets import (QGraphicsObject, QGraphicsScene, QGraphicsSimpleTextItem,
-                               QGraphicsTextItem)
+from PySide6.QtWidgets import (QGraphicsObject, QGraphicsRectItem, QGraphicsScene,
+                               QGraphicsSimpleTextItem, QGraphicsTextItem)
 
 FONT = "DejaVu Sans"
 COLOURS = {"blue": QColor("#2d6cb5"), "red": QColor("#b5332e")}
@@ -34,16 +34,28 @@ PAPER = QColor("#f4f1ea")
 MUTED = QColor("#7a7f87")
 ACCENT = QColor("#e0a526")
 
-WIDTH, HEIGHT = 1400.0, 900.0
-COUNTER = 46.0
+#: The table's size in scene units. Its text is at least ``TEXT_PT`` (16 units at 96 dpi):
+#: the whole table fits the view of a 1366x768 screen at about 0.6 pixels a unit, and its
+#: smallest text is then still 9-10 pixels tall (tests/ui/test_battles_steady.py measures it).
+WIDTH, HEIGHT = 1400.0, 840.0
+TEXT_PT = 12.0
+TITLE_PT = 13.0
+COUNTER = 50.0
 GAP = 6.0
-TRACK = QRectF(130, 14, 1140, 56)
-DISPLAYS = {"blue": QRectF(8, 90, 224, 800), "red": QRectF(1168, 90, 224, 800)}
-REGIONS_AREA = QRectF(244, 90, 912, 800)
+#: The top band: the turn (above Blue's display), the Chaos Index track (above the regions)
+#: and who wins where (above Red's display), each in a column of its own so no word of one
+#: runs into another.
+TURN_BOX = QRectF(8, 6, 236, 74)
+TRACK = QRectF(252, 8, 896, 72)
+THRESHOLDS_BOX = QRectF(1156, 6, 236, 74)
+DISPLAYS = {"blue": QRectF(8, 88, 236, 744), "red": QRectF(1156, 88, 236, 744)}
+REGIONS_AREA = QRectF(252, 88, 896, 744)
 #: In the battle mini-map (relative to its top left): the line under the title that says who
-#: disengages, and the top of the firing lines (their headers sit 26 above it).
-BATTLE_WORDS = QRectF(12, 34, 888, 22)
+#: disengages, and the top of the firing lines (their headers sit 28 above it).
+BATTLE_WORDS = QRectF(12, 38, 872, 24)
 FIRING_TOP = 100.0
+#: The finished fight's Close button, at the mini-map's top right (relative to its top left).
+CLOSE_BUTTON = QRectF(896 - 12 - 100, 8, 100, 30)
 
 
 def font(size: float, bold: bool = False) -> QFont:
@@ -141,28 +153,27 @@ class CounterItem(QGraphicsObject):
             other = "red" if owner == "blue" else "blue"
             painter.setBrush(COLOURS[other])
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.drawPolygon(QPolygonF([QPointF(COUNTER - 14, 0), QPointF(COUNTER, 0),
-                                           QPointF(COUNTER, 14)]))
+            painter.drawPolygon(QPolygonF([QPointF(COUNTER - 11, 0), QPointF(COUNTER, 0),
+                                           QPointF(COUNTER, 11)]))
+        # Two lines the size of the table's text: the fleet's type and number, and its
+        # Military-Morph values.
         painter.setPen(QColor("white"))
-        painter.setFont(font(10, bold=True))
-        painter.drawText(QRectF(0, 3, COUNTER, 18), Qt.AlignmentFlag.AlignHCenter,
-                         self.fleet["type"])
-        painter.setFont(font(9))
-        painter.drawText(QRectF(0, 20, COUNTER, 14), Qt.AlignmentFlag.AlignHCenter,
-                         f"{self.fleet['mil']}-{self.fleet['morph']}")
-        painter.setFont(font(6.5))
-        painter.drawText(QRectF(0, 33, COUNTER, 12), Qt.AlignmentFlag.AlignHCenter,
+        painter.setFont(font(TEXT_PT, bold=True))
+        painter.drawText(QRectF(0, 3, COUNTER, 22), Qt.AlignmentFlag.AlignHCenter,
                          self.fleet_id.split("-")[1])
+        painter.setFont(font(TEXT_PT))
+        painter.drawText(QRectF(0, 24, COUNTER, 22), Qt.AlignmentFlag.AlignHCenter,
+                         f"{self.fleet['mil']}-{self.fleet['morph']}")
         if self.fleet["tactical"]:
             painter.setBrush(ACCENT)
             painter.setPen(QPen(INK, 1))
-            painter.drawEllipse(QRectF(-4, -4, 15, 15))
+            painter.drawEllipse(QRectF(-6, -6, 22, 22))
             painter.setPen(INK)
-            painter.setFont(font(7, bold=True))
-            painter.drawText(QRectF(-4, -4, 15, 15), Qt.AlignmentFlag.AlignCenter, "T")
+            painter.setFont(font(TEXT_PT, bold=True))
+            painter.drawText(QRectF(-6, -6, 22, 22), Qt.AlignmentFlag.AlignCenter, "T")
         for k in range(self.fleet["hits"]):
             painter.setBrush(QColor("black"))
-            painter.drawEllipse(QRectF(4 + 7 * k, COUNTER - 8, 5, 5))
+            painter.drawEllipse(QRectF(4 + 7 * k, COUNTER - 6, 5, 5))
 
     # ------------------------------------------------------------------ dragging
     def mousePressEvent(self, event) -> None:
@@ -193,11 +204,56 @@ class CounterItem(QGraphicsObject):
             self.board_scene.fleet_clicked.emit(self.fleet_id)
 
 
+def fight_fates(board: dict, battle: dict) -> dict[str, list[str]]:
+    """Where the fleets of a fight that has just ended went, read from ``board`` (drawn after
+    it): ``garrison`` (they hold the region), ``return`` (back on a display) and
+    ``eliminate`` (to the common pool or a Trans-human supply)."""
+    fates: dict[str, list[str]] = {"garrison": [], "return": [], "eliminate": []}
+    fleets = board["fleets"]
+    seen = []
+    for fid in (battle["firing"]["blue"] + battle["firing"]["red"]
+                + [r["fleet"] for r in battle["removed"]]):
+        if fid in seen or fid not in fleets:
+            continue
+        seen.append(fid)
+        at = fleets[fid]["at"]
+        if at == "garrison" and fleets[fid]["region"] == battle["region"]:
+            fates["garrison"].append(fid)
+        elif at == "display":
+            fates["return"].append(fid)
+        elif at in ("common", "supply"):
+            fates["eliminate"].append(fid)
+    return fates
+
+
+class CloseButton(QGraphicsRectItem):
+    """A button on the table: a click on it tells the scene the finished fight was seen."""
+
+    def __init__(self, scene: "BattlesScene", rect: QRectF):
+        super().__init__(rect)
+        self.board_scene = scene
+        self.setPen(QPen(INK, 1.5))
+        self.setBrush(QBrush(ACCENT))
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("Close the finished fight's view and show the regions again")
+
+    def mousePressEvent(self, event) -> None:
+        event.accept()
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self.rect().contains(event.pos()):
+            # After this event: the redraw it brings removes this very item.
+            scene = self.board_scene
+            QTimer.singleShot(0, scene, scene.fight_closed.emit)
+
+
 # =================================================================================== the scene
 class BattlesScene(QGraphicsScene):
     fleet_dropped = Signal(str, str)
     region_clicked = Signal(int)
     fleet_clicked = Signal(str)
+    #: The player closed the finished fight's mini-map.
+    fight_closed = Signal()
 
     def __init__(self, layout: dict, parent=None):
         super().__init__(parent)
@@ -214,6 +270,7 @@ class BattlesScene(QGraphicsScene):
         self.battle_rect: QRectF | None = None
         self.board: dict | None = None
         self.note_text = ""
+        self.close_button: CloseButton | None = None
 
     def map_rect(self) -> QRectF:
         return self.sceneRect()
@@ -254,8 +311,11 @@ class BattlesScene(QGraphicsScene):
                 return
 
     # ------------------------------------------------------------------ drawing
-    def show_board(self, board: dict | None) -> None:
+    def show_board(self, board: dict | None, finished_fight: dict | None = None) -> None:
+        """Draw ``board``; ``finished_fight`` (the last fight's entry, from before it ended)
+        keeps the mini-map open on where that fight's fleets went."""
         self.clear()
+        self.close_button = None
         self._target_marks = []
         self.counters = {}
         self.battle_rect = None
@@ -271,10 +331,12 @@ class BattlesScene(QGraphicsScene):
         for region in board["regions"]:
             self._region(board, region, plan)
         if board["battle"]:
-            self._battle(board)
+            self._battle(board, board["battle"])
+        elif finished_fight is not None:
+            self._battle(board, finished_fight, over=True)
         self._text_z = 1
 
-    def _text(self, text: str, rect: QRectF, size=9.0, bold=False, colour=INK,
+    def _text(self, text: str, rect: QRectF, size=TEXT_PT, bold=False, colour=INK,
               align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
               ) -> QGraphicsSimpleTextItem:
         item = self.addSimpleText(text, font(size, bold))
@@ -306,77 +368,108 @@ class BattlesScene(QGraphicsScene):
                 for k, fid in enumerate(fids)]
 
     def _track(self, board: dict) -> None:
-        """The Chaos Index 0-100 with this turn's thresholds: Red wins at or below the left
-        mark, Blue at or above the right one (BFG-VIC-3)."""
+        """The turn (left), the Chaos Index 0-100 with this turn's thresholds (middle) and who
+        wins where (right): Red wins at or below the left mark, Blue at or above the right one
+        (BFG-VIC-3)."""
         t = board["thresholds"]
         scale = TRACK.width() / 100.0
         x_of = lambda v: TRACK.left() + max(0, min(100, v)) * scale    # noqa: E731
-        self.addRect(TRACK, QPen(INK, 1), QBrush(QColor("white")))
+        track = self.addRect(TRACK, QPen(INK, 1), QBrush(QColor("white")))
+        track.setToolTip(f"Chaos Index {board['ci']}: Red wins at ≤ {t['red_at_most']}, "
+                         f"Blue at ≥ {t['blue_at_least']} at the end of this turn")
         red_zone = QRectF(TRACK.left(), TRACK.top(), max(0, t["red_at_most"]) * scale, TRACK.height())
         blue_zone = QRectF(x_of(t["blue_at_least"]), TRACK.top(),
                            TRACK.right() - x_of(t["blue_at_least"]), TRACK.height())
-        self.addRect(red_zone, QPen(Qt.PenStyle.NoPen), QBrush(LIGHT["red"]))
-        self.addRect(blue_zone, QPen(Qt.PenStyle.NoPen), QBrush(LIGHT["blue"]))
+        for zone, side in ((red_zone, "red"), (blue_zone, "blue")):
+            item = self.addRect(zone, QPen(Qt.PenStyle.NoPen), QBrush(LIGHT[side]))
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        # The marker in the upper half, the scale's numbers in the lower: they never meet.
         for v in range(0, 101, 10):
-            self.addLine(x_of(v), TRACK.bottom() - 8, x_of(v), TRACK.bottom(), QPen(MUTED, 1))
-            self._text(str(v), QRectF(x_of(v) - 15, TRACK.bottom() - 24, 30, 14), 7,
-                       colour=MUTED, align=Qt.AlignmentFlag.AlignHCenter)
+            self.addLine(x_of(v), TRACK.bottom() - 6, x_of(v), TRACK.bottom(), QPen(MUTED, 1))
+            # The end numbers stay inside the track (nothing else's words are beside it).
+            left = max(TRACK.left() + 2, min(TRACK.right() - 42, x_of(v) - 20))
+            align = (Qt.AlignmentFlag.AlignLeft if v == 0 else Qt.AlignmentFlag.AlignRight
+                     if v == 100 else Qt.AlignmentFlag.AlignHCenter)
+            self._text(str(v), QRectF(left, TRACK.bottom() - 28, 40, 22), colour=MUTED,
+                       align=align | Qt.AlignmentFlag.AlignVCenter)
         ci = board["ci"]
-        marker = QRectF(x_of(ci) - 15, TRACK.top() + 4, 30, 26)
+        marker = QRectF(x_of(ci) - 24, TRACK.top() + 4, 48, 32)
         self.addRect(marker, QPen(INK, 1.5), QBrush(ACCENT))
-        self._text(str(ci), marker, 10, bold=True, align=Qt.AlignmentFlag.AlignCenter)
-        self._text(f"Red wins at ≤ {t['red_at_most']}", QRectF(8, TRACK.top(), 118, 28),
-                   9, bold=True, colour=COLOURS["red"])
+        self._text(str(ci), marker, TITLE_PT, bold=True, align=Qt.AlignmentFlag.AlignCenter)
+        box = TURN_BOX
+        self._text(f"Turn {board['turn']} of {board['last_turn']}",
+                   QRectF(box.left(), box.top(), box.width(), 26), TITLE_PT, bold=True)
+        self._text(board["phase_name"], QRectF(box.left(), box.top() + 28, box.width(), 24))
+        box = THRESHOLDS_BOX
+        self._text(f"Red wins at ≤ {t['red_at_most']}",
+                   QRectF(box.left(), box.top(), box.width(), 24), bold=True,
+                   colour=COLOURS["red"])
         self._text(f"Blue wins at ≥ {t['blue_at_least']}",
-                   QRectF(TRACK.right() + 8, TRACK.top(), 118, 28), 9, bold=True,
+                   QRectF(box.left(), box.top() + 26, box.width(), 24), bold=True,
                    colour=COLOURS["blue"])
-        self._text(f"Turn {board['turn']} of {board['last_turn']} · {board['phase_name']}",
-                   QRectF(8, TRACK.top() + 30, 110, 24), 8, bold=True)
+        self._text("(Chaos Index, end of turn)",
+                   QRectF(box.left(), box.top() + 50, box.width(), 22), colour=MUTED)
 
     def _display(self, board: dict, side: str, plan: dict) -> None:
         rect = DISPLAYS[side]
         player = board["players"][side]
         self.addRect(rect, QPen(COLOURS[side], 2), QBrush(LIGHT[side]))
         self._text(f"{player['name']} display", QRectF(rect.left() + 8, rect.top() + 4,
-                                                       rect.width() - 16, 20), 10, bold=True,
-                   colour=COLOURS[side])
-        chits = (f"{len(board['hand'])} chits in hand" if board["seat"] == side and board["hand"] is not None
-                 else f"{player['hand_count']} chits in hand")
+                                                       rect.width() - 16, 26), TITLE_PT,
+                   bold=True, colour=COLOURS[side])
+        chits = (len(board["hand"]) if board["seat"] == side and board["hand"] is not None
+                 else player["hand_count"])
         lines = [f"RP {player['rp']}" + (f" (+{player['banked']} banked)" if player["banked"] else ""),
-                 chits + f", {player['own_chits']} in own pool",
+                 f"{chits} chits in hand, {player['own_chits']} in own pool",
                  "Force pool: " + (", ".join(f"{n} {c}" for c, n in player["force_pool"].items())
                                    or "empty"),
                  f"Trans-humans in supply: {player['th_supply']}"]
+        # Each line wraps inside the display rather than running out of it.
+        y = rect.top() + 32
         for k, line in enumerate(lines):
-            item = self._text(line, QRectF(rect.left() + 8, rect.top() + 26 + 16 * k,
-                                           rect.width() - 16, 16), 7.5)
+            item = self._wrapped(line, QPointF(rect.left() + 4, y), rect.width() - 8)
             if k == 1:
                 item.setToolTip(self._chits_tooltip(board, side))
-        counters_top = rect.top() + 100
+            y += item.boundingRect().height() - 4
+        counters_top = y + 8
         note = deployment_note(board) if side == board["seat"] else None
         if note is not None:
             box = self._note(QPointF(rect.left() + 6, counters_top - 4), rect.width() - 12,
                              *note)
             counters_top = box.bottom() + 8
-        fids = [f for f in player["display"] if f not in plan]
-        self._grid(board, fids, QRectF(rect.left() + 8, counters_top, rect.width() - 16,
-                                       rect.bottom() - 10 - counters_top))
+        bottom = rect.bottom() - 8
         if side == "blue":
             # The count only: the list would run out of the display (it is in the tooltip).
             common = board["common_pool"]
             pool = self._text(f"Common pool: {len(common)} fleets",
-                              QRectF(rect.left() + 8, rect.bottom() - 20, rect.width() - 16, 16),
-                              7, colour=MUTED)
+                              QRectF(rect.left() + 8, rect.bottom() - 28, rect.width() - 16, 24),
+                              colour=MUTED)
             pool.setToolTip("Common pool: " + (", ".join(common) or "empty"))
+            bottom = rect.bottom() - 32
+        fids = [f for f in player["display"] if f not in plan]
+        self._grid(board, fids, QRectF(rect.left() + 8, counters_top, rect.width() - 16,
+                                       bottom - counters_top))
+
+    def _wrapped(self, text: str, at: QPointF, width: float, size: float = TEXT_PT,
+                 colour: QColor = INK) -> QGraphicsTextItem:
+        """``text`` in the table's font, wrapped to ``width``, its top left at ``at``."""
+        item = QGraphicsTextItem()
+        item.setFont(font(size))
+        item.setDefaultTextColor(colour)
+        item.setTextWidth(width)
+        item.setPlainText(text)
+        item.setPos(at)
+        item.setZValue(self._text_z)
+        self.addItem(item)
+        return item
 
     def _note(self, at: QPointF, width: float, title: str, detail: str) -> QRectF:
         """A highlighted note on a display, what the seat must still do (deployment), its
         words wrapped to ``width``; returns the box it takes."""
         text = QGraphicsTextItem()
+        text.setFont(font(TEXT_PT))        # the item's own font: the size it is drawn at
         text.setTextWidth(width - 8)
-        text.setHtml(f"<div style='font-family:\"{FONT}\"; font-size:9pt'><b>{title}</b></div>"
-                     f"<div style='font-family:\"{FONT}\"; font-size:7pt; color:#4a4f57'>"
-                     f"{detail}</div>")
+        text.setHtml(f"<b>{title}</b><br><span style='color:#4a4f57'>{detail}</span>")
         box = QRectF(at, QSizeF(width, text.boundingRect().height() + 4))
         frame = self.addRect(box, QPen(ACCENT, 2), QBrush(QColor("#fff4d6")))
         frame.setToolTip(f"{title}\n{detail}")
@@ -407,68 +500,93 @@ class BattlesScene(QGraphicsScene):
         pen = QPen(COLOURS[controller] if controller else MUTED, 3 if controller else 1.5)
         box = self.addRect(rect, pen, QBrush(fill))
         box.setToolTip(region["tooltip"])
-        self._text(f"{n}  {region['name']}", QRectF(rect.left() + 8, rect.top() + 4, 170, 24),
-                   12, bold=True)
+        chip_w = 46
+        self._text(f"{n}  {region['name']}",
+                   QRectF(rect.left() + 8, rect.top() + 4, rect.width() - 16 - 3 * chip_w, 26),
+                   TITLE_PT, bold=True)
         for k, slot in enumerate("CPR"):
-            chip = QRectF(rect.right() - 3 * 34 + k * 34 - 4, rect.top() + 5, 30, 24)
+            chip = QRectF(rect.right() - 3 * chip_w + k * chip_w - 4, rect.top() + 5,
+                          chip_w - 4, 26)
             self.addRect(chip, QPen(INK, 1), QBrush(QColor("#fff8dc")))
             value = region[slot]
             text = f"{slot}{value if value is not None else '?'}" + ("+" if region["upgraded"][slot] else "")
-            self._text(text, chip, 8.5, bold=True, align=Qt.AlignmentFlag.AlignCenter)
+            self._text(text, chip, bold=True, align=Qt.AlignmentFlag.AlignCenter)
         status = []
         if controller:
             status.append(f"held by {controller.capitalize()}")
         if region["resolved"]:
             status.append("resolved")
-        self._text(", ".join(status), QRectF(rect.left() + 8, rect.top() + 28, rect.width() - 16, 16),
-                   8, colour=MUTED)
-        top = rect.top() + 48
-        half = (rect.height() - 48 - 70) / 2
+        self._text(", ".join(status), QRectF(rect.left() + 8, rect.top() + 32, rect.width() - 16, 22),
+                   colour=MUTED)
+        top = rect.top() + 56
+        garrison_h = COUNTER + 16
+        half = (rect.height() - 56 - garrison_h - 6) / 2
         planned_here = [f for f, r in plan.items() if r == n]
         for k, side in enumerate(("blue", "red")):
             area = QRectF(rect.left() + 8, top + k * half, rect.width() - 16, half - 4)
             fids = region["deployed"][side] + [f for f in planned_here
                                                if board["fleets"][f]["owner"] == side]
             self._grid(board, fids, area, planned=planned_here)
-        label = QRectF(rect.left() + 6, rect.bottom() - 66, rect.width() - 12, 60)
+        label = QRectF(rect.left() + 6, rect.bottom() - garrison_h - 6, rect.width() - 12,
+                       garrison_h)
         self.addRect(label, QPen(MUTED, 1, Qt.PenStyle.DashLine), QBrush(Qt.BrushStyle.NoBrush))
         garrison = region["garrison"]["blue"] + region["garrison"]["red"]
         if garrison:
-            self._grid(board, garrison, label.adjusted(4, 6, -4, -2))
+            self._grid(board, garrison, label.adjusted(4, 8, -4, -2))
         else:
-            self._text("garrison", label, 8, colour=MUTED, align=Qt.AlignmentFlag.AlignCenter)
+            self._text("garrison", label, colour=MUTED, align=Qt.AlignmentFlag.AlignCenter)
         if region["resolved"]:
             shade = self.addRect(rect, QPen(Qt.PenStyle.NoPen), QBrush(QColor(0, 0, 0, 25)))
             shade.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
-    def _battle(self, board: dict) -> None:
+    def _battle(self, board: dict, battle: dict, over: bool = False) -> None:
         """The battle mini-map over the regions: each side's firing line, the targets as
-        arrows, and the fleets already sent home or eliminated in this fight."""
-        battle = board["battle"]
+        arrows, and the fleets already sent home or eliminated in this fight. A fight that is
+        ``over`` (the last fight, kept until the player closes it) shows where every fleet of
+        it went: its garrison on the firing lines, the others in Return to base and
+        Eliminated, and a Close button."""
         self._text_z = 27
         rect = REGIONS_AREA
         self.battle_rect = rect
         panel = self.addRect(rect, QPen(INK, 2), QBrush(QColor("white")))
         panel.setZValue(25)        # above the regions and their counters
-        segment = {"mil": "Military", "morph": "Morph"}.get(battle["segment"], "")
-        title = (f"Battle in {battle['name']} (Combat {battle['combat']}) — round {battle['round']}"
-                 + (f", {segment} segment" if segment else ""))
-        self._text(title, QRectF(rect.left() + 12, rect.top() + 6, rect.width() - 24, 26), 12,
+        if over:
+            fates = fight_fates(board, battle)
+            region = next(r for r in board["regions"] if r["number"] == battle["region"])
+            holder = region["controller"]
+            title = (f"Battle in {battle['name']} is over: "
+                     + (f"{holder.capitalize()} holds it" if holder else "nobody holds it"))
+            firing = {side: [f for f in fates["garrison"] if board["fleets"][f]["owner"] == side]
+                      for side in ("blue", "red")}
+            removed = {"return": fates["return"], "eliminate": fates["eliminate"]}
+            headers = {side: f"{side.capitalize()} garrison" for side in ("blue", "red")}
+            self._close_button(rect)
+        else:
+            segment = {"mil": "Military", "morph": "Morph"}.get(battle["segment"], "")
+            title = (f"Battle in {battle['name']} (Combat {battle['combat']}) — round "
+                     f"{battle['round']}" + (f", {segment} segment" if segment else ""))
+            firing = battle["firing"]
+            removed = {key: [r["fleet"] for r in battle["removed"] if r["result"] == key]
+                       for key in ("return", "eliminate")}
+            headers = {side: f"{side.capitalize()} firing" for side in ("blue", "red")}
+        title_width = rect.width() - 24 - (CLOSE_BUTTON.width() + 12 if over else 0)
+        self._text(title, QRectF(rect.left() + 12, rect.top() + 8, title_width, 28), TITLE_PT,
                    bold=True)
         # Each side's firing line is a column (two counters wide), Blue on the left and Red on
         # the right, so the target arrows cross the open middle. The columns start below the
         # title and the disengagement line (BATTLE_WORDS), so their headers never overlap them.
         column = 2 * COUNTER + GAP
         top = rect.top() + FIRING_TOP
-        lines = {"blue": QRectF(rect.left() + 40, top, column, 500),
-                 "red": QRectF(rect.right() - 40 - column, top, column, 500)}
+        lines = {"blue": QRectF(rect.left() + 40, top, column, 440),
+                 "red": QRectF(rect.right() - 40 - column, top, column, 440)}
         fighting = []
         for side, area in lines.items():
-            self.addRect(area.adjusted(-8, -30, 8, 8), QPen(COLOURS[side], 1.5),
+            self.addRect(area.adjusted(-8, -32, 8, 8), QPen(COLOURS[side], 1.5),
                          QBrush(LIGHT[side])).setZValue(26)
-            self._text(f"{side.capitalize()} firing", QRectF(area.left(), area.top() - 26, column, 20),
-                       10, bold=True, colour=COLOURS[side], align=Qt.AlignmentFlag.AlignHCenter)
-            fighting += self._grid(board, battle["firing"][side], area)
+            self._text(headers[side], QRectF(area.left() - 8, area.top() - 30, column + 16, 24),
+                       bold=True, colour=COLOURS[side], align=Qt.AlignmentFlag.AlignCenter)
+            fighting += self._grid(board, [f for f in firing[side] if f in board["fleets"]],
+                                   area)
         for item in fighting:
             item.setZValue(30)
         # A target stays declared after the volley; a firer or target that has since left
@@ -476,32 +594,44 @@ class BattlesScene(QGraphicsScene):
         # a stale arrow would reach out of the mini-map into that display.
         on_the_lines = {item.fleet_id: item for item in fighting}
         for side in ("blue", "red"):
-            for firer, order in battle["targets"].get(side, {}).items():
+            for firer, order in ({} if over else battle["targets"].get(side, {})).items():
                 a, b = on_the_lines.get(firer), on_the_lines.get(order["target"])
                 if a is None or b is None:
                     continue
                 start = a.pos() + QPointF(COUNTER / 2, COUNTER / 2)
                 end = b.pos() + QPointF(COUNTER / 2, COUNTER / 2)
                 self._arrow(start, end, COLOURS[side], 4 if order.get("single") else 2.5)
-        boxes = {"return": QRectF(rect.left() + 40, rect.bottom() - 150, rect.width() / 2 - 60, 130),
-                 "eliminate": QRectF(rect.center().x() + 20, rect.bottom() - 150,
-                                     rect.width() / 2 - 60, 130)}
+        boxes = {"return": QRectF(rect.left() + 40, rect.bottom() - 160, rect.width() / 2 - 60, 148),
+                 "eliminate": QRectF(rect.center().x() + 20, rect.bottom() - 160,
+                                     rect.width() / 2 - 60, 148)}
         names = {"return": "Return to base", "eliminate": "Eliminated"}
         for key, box in boxes.items():
             self.addRect(box, QPen(MUTED, 1), QBrush(QColor("#f0f0f0"))).setZValue(26)
-            self._text(names[key], QRectF(box.left() + 6, box.top() + 2, box.width(), 18), 9,
+            self._text(names[key], QRectF(box.left() + 8, box.top() + 2, box.width() - 16, 24),
                        bold=True, colour=MUTED)
-            gone = [r["fleet"] for r in battle["removed"] if r["result"] == key]
-            shown = self._grid(board, [f for f in gone if f in board["fleets"]][:14],
-                               QRectF(box.left() + 8, box.top() + 24, box.width() - 16, 100))
+            shown = self._grid(board, [f for f in removed[key] if f in board["fleets"]][:14],
+                               QRectF(box.left() + 8, box.top() + 30, box.width() - 16, 112))
             for item in shown:
                 item.setZValue(29)
                 self.counters.pop(item.fleet_id, None)    # not a fleet of the fight any more
-        if battle["disengaged"]:
+        if over:
+            for item in fighting:
+                self.counters.pop(item.fleet_id, None)    # the fight is over: nothing to drag
+        if battle["disengaged"] and not over:
             words = ", ".join(f"{s.capitalize()} {'disengages' if v else 'stays'}"
                               for s, v in battle["disengaged"].items())
-            self._text(words, BATTLE_WORDS.translated(rect.topLeft()), 10, bold=True,
-                       colour=INK)
+            self._text(words, BATTLE_WORDS.translated(rect.topLeft()), bold=True, colour=INK)
+
+    def _close_button(self, panel: QRectF) -> None:
+        """The finished fight's Close button (its place is kept free of the title)."""
+        button = CloseButton(self, CLOSE_BUTTON.translated(panel.topLeft()))
+        button.setZValue(32)
+        self.addItem(button)
+        label = self._text("Close", button.rect(), bold=True,
+                           align=Qt.AlignmentFlag.AlignCenter)
+        label.setZValue(33)
+        label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.close_button = button
 
     def _arrow(self, start: QPointF, end: QPointF, colour: QColor, width: float) -> None:
         """A target arrow from a firer to its target, its head at the target's edge; drawn over

@@ -27,9 +27,13 @@ own display stays there and the status bar says what is left.
 
 from __future__ import annotations
 
+import copy
+import zlib
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QLabel, QListView, QListWidget, QListWidgetItem, QWidget
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem,
+                               QPushButton, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.battles.scene import deployment_note, unplaced_fleets
 from struggle_desktop.ui.docks.base import DockPanel
@@ -72,32 +76,66 @@ class HandDock(DockPanel):
         self.chits.setResizeMode(QListView.ResizeMode.Adjust)
         self.chits.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.chits.setAlternatingRowColors(True)
-        self.chits.itemActivated.connect(lambda item: self.play and self.play(
-            item.data(Qt.ItemDataRole.UserRole)))
+        self.chits.itemActivated.connect(self._activated)
+        # The other player's open hand, under the list: a row of its own at the list's end
+        # would be where a newly drawn chit appears next.
+        self.open_hand = self.wrapped_label()
+        self.open_hand.hide()
         layout.addWidget(self.caption)
         layout.addWidget(self.chits, 1)
+        layout.addWidget(self.open_hand)
         return box
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        if self.play and item.flags() & Qt.ItemFlag.ItemIsEnabled:
+            self.play(item.data(Qt.ItemDataRole.UserRole))
 
     def update_widget(self) -> None:
         board = self.document.board
-        self.chits.clear()
         hand = board.get("hand") if board else None
         if hand is None:
+            self.chits.clear()
+            self.open_hand.hide()
             self.caption.setText("No hand is shown: nobody is seated.")
             return
         self.caption.setText(f"{SIDE_TITLES[board['seat']]}: {len(hand)} chits "
                              "(double-click one to play it)")
-        for chit in hand:
-            item = QListWidgetItem(f"{chit['chit']}: {chit['effect']}")
-            item.setData(Qt.ItemDataRole.UserRole, chit["chit"])
-            item.setToolTip(self.chit_tooltip(board, chit))
-            self.chits.addItem(item)
+        self._fill(board, hand)
         other = "red" if board["seat"] == "blue" else "blue"
         shown = board["players"][other]["chits"]
-        if shown is not None:                 # open hands (BFG-HID-8)
-            item = QListWidgetItem(f"{SIDE_TITLES[other]} holds: {', '.join(shown) or 'nothing'}")
-            item.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.chits.addItem(item)
+        self.open_hand.setVisible(shown is not None)       # open hands (BFG-HID-8)
+        if shown is not None:
+            self.open_hand.setText(f"{SIDE_TITLES[other]} holds: {', '.join(shown) or 'nothing'}")
+
+    def _fill(self, board: dict, hand: list[dict]) -> None:
+        """List the hand keeping every row in place: a chit that has left the hand leaves
+        its row greyed where it was (never removed, which would slide the rows below under
+        the pointer, so a second double-click would play another chit), and a newly drawn
+        chit takes the first greyed row, else a new one at the end."""
+        by_chit = {chit["chit"]: chit for chit in hand}
+        free = []
+        for row in range(self.chits.count()):
+            item = self.chits.item(row)
+            chit = by_chit.pop(item.data(Qt.ItemDataRole.UserRole), None)
+            if chit is not None:
+                self._dress(item, board, chit)
+            else:
+                if item.flags() & Qt.ItemFlag.ItemIsEnabled:
+                    item.setFlags(Qt.ItemFlag.NoItemFlags)        # gone: greyed, in place
+                    item.setToolTip("No longer in your hand")
+                free.append(item)
+        for chit in by_chit.values():       # in the hand's order
+            if free:
+                self._dress(free.pop(0), board, chit)
+            else:
+                self.chits.addItem(self._dress(QListWidgetItem(), board, chit))
+
+    def _dress(self, item: QListWidgetItem, board: dict, chit: dict) -> QListWidgetItem:
+        item.setText(f"{chit['chit']}: {chit['effect']}")
+        item.setData(Qt.ItemDataRole.UserRole, chit["chit"])
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        item.setToolTip(self.chit_tooltip(board, chit))
+        return item
 
     def chit_tooltip(self, board: dict, chit: dict) -> str:
         """What ``chit`` does, and the answers it gives now (the prompt's own words: plays,
@@ -123,29 +161,89 @@ def play_refusal(document, chit: str) -> str:
             or "it needs a choice the current decision does not offer")
 
 
+#: The answers that end a step, each with a button of its own in the Turn panel (the words
+#: are the Decision panel's). One button per step: the button under the pointer never turns
+#: into the next step's, so a second click cannot skip a step.
+STEP_BUTTONS = (("discard", "Done discarding"), ("deploy", "Done deploying"),
+                ("build", "Done building"), ("defend", "Done setting up the defence"))
+
+
 class TableDock(DockPanel):
-    """Turn, phase, who acts, what is left to deploy, and both players' tracks in words."""
+    """The buttons that end a step, then turn, phase, who acts, what is left to deploy, and
+    both players' tracks in words."""
     object_name = "dock-battles-table"
     title = "Turn and Tracks"
     default_area = Qt.DockWidgetArea.BottomDockWidgetArea
 
+    def __init__(self, document, parent=None, perform=None):
+        super().__init__(document, parent)
+        self.perform = perform
+
     def create_widget(self) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(6, 4, 6, 4)
+        buttons = QVBoxLayout()
+        buttons.setSpacing(2)
+        self.step_buttons: dict[str, QPushButton] = {}
+        for kind, words in STEP_BUTTONS:
+            button = QPushButton(words)
+            button.setObjectName(f"step-{kind}")
+            button.setEnabled(False)
+            button.clicked.connect(lambda _checked=False, k=kind: self.end_step(k))
+            buttons.addWidget(button)
+            self.step_buttons[kind] = button
+        buttons.addStretch(1)
         self.label = QLabel()
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.label.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.label.setContentsMargins(8, 8, 8, 8)
-        return self.label
+        self.label.setContentsMargins(4, 2, 4, 2)
+        row.addLayout(buttons)
+        row.addWidget(self.label, 1)
+        return box
+
+    def end_step(self, kind: str) -> None:
+        action = self.step_action(kind)
+        if action is not None and self.perform is not None:
+            self.perform(action)
+
+    def step_action(self, kind: str) -> dict | None:
+        """The answer that ends the step ``kind``, if the seat is asked it now."""
+        board = self.document.board
+        prompt = board.get("prompt") if board else None
+        if not prompt or prompt["kind"] != kind:
+            return None
+        return next((e["action"] for e in prompt["actions"] if e["action"]["verb"] == "done"),
+                    None)
+
+    def update_steps(self, board: dict | None) -> None:
+        """Each step button is live while its step may end now; its tooltip says why not."""
+        prompt = board.get("prompt") if board else None
+        note = deployment_note(board)
+        for kind, button in self.step_buttons.items():
+            live = self.step_action(kind) is not None
+            button.setEnabled(live)
+            if live:
+                why = "Ends this step (the same answer is in the Decision panel)"
+            elif prompt and prompt["kind"] == kind:
+                why = (f"Not yet: {note[0]}" if note else "Not yet: this step is not finished")
+            elif prompt:
+                why = f"Not now: the question is “{prompt['text']}”"
+            else:
+                why = "Not now: nothing is asked of you"
+            button.setToolTip(why)
 
     def update_widget(self) -> None:
         board = self.document.board
+        self.update_steps(board)
         if board is None:
             self.label.setText("No game is open.")
             return
         t = board["thresholds"]
         rows = [f"<b>Turn {board['turn']} of {board['last_turn']}</b> — {board['phase_name']}",
                 f"Chaos Index <b>{board['ci']}</b> (Red wins at ≤ {t['red_at_most']}, "
-                f"Blue at ≥ {t['blue_at_least']} at the end of this turn)"]
+                f"Blue at ≥ {t['blue_at_least']})"]
         if board["outcome"]:
             rows.append(f"<b>{board['outcome']['text']}</b>")
         elif board["waiting_for"]:
@@ -178,6 +276,12 @@ class TableDock(DockPanel):
                 + (" (repressed: it had no effect)" if last["cancelled"] else ""))
 
 
+#: The default arrangement of the panels, in the saved layout's version: a new number forgets
+#: layouts saved with the old arrangement (2: the dice behind the log, so that the decision
+#: list, Hint and Do it fit a laptop's screen).
+PANEL_ARRANGEMENT = 2
+
+
 class BattlesWindow(SeatedWindow):
     game_id = "battles"
     layout_key = "window-battles"
@@ -185,6 +289,11 @@ class BattlesWindow(SeatedWindow):
     def __init__(self, document=None, settings=None):
         self.scene = None          # keep a reference: a collected scene leaves a blank view
         self._session = None       # the session last shown: a new or opened game starts unseated
+        # The fight on the table (its last entry) and, once it has ended, that entry again
+        # until the player closes its mini-map or answers the next question.
+        self._fight_game = None
+        self._fight_seen: dict | None = None
+        self._fight_over: dict | None = None
         self._panels_arranged = False
         super().__init__(document, settings)
         self.on_document_changed()
@@ -200,24 +309,26 @@ class BattlesWindow(SeatedWindow):
         doc = self.document
         self.decision_dock = DecisionDock(doc, self)
         self.hand_dock = HandDock(doc, self, play=self.play_chit)
-        self.table_dock = TableDock(doc, self)
+        self.table_dock = TableDock(doc, self, perform=self.perform)
         self.log_dock = LogDock(doc, self)
         self.dice_dock = DiceDock(doc, self)
         self.docks = [self.table_dock, self.decision_dock, self.hand_dock, self.log_dock,
                       self.dice_dock]
         right = Qt.DockWidgetArea.RightDockWidgetArea
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        # The table needs the width (its regions and displays side by side): the turn and
-        # tracks sit in a low bottom row with the log; the decision list, the hand and the
-        # dice (whose rolls are tall rows) share the right column. A 1366x768 screen then
-        # still draws the table readably and every list shows several rows.
+        # The table needs the width (its regions and displays side by side): the turn, its
+        # step buttons and tracks sit in a low bottom row with the log and, behind it, the
+        # dice; the decision list and the hand share the right column. A 1366x768 screen then
+        # draws the table with text of 9 px and more, and shows the whole answer list with
+        # Hint and Do it, and every step button, without scrolling.
         self.setCorner(Qt.Corner.BottomRightCorner, right)    # the column is full height
         self.addDockWidget(right, self.decision_dock)
         self.addDockWidget(right, self.hand_dock)
-        self.addDockWidget(right, self.dice_dock)
         self.addDockWidget(bottom, self.table_dock)
         self.addDockWidget(bottom, self.log_dock)
         self.splitDockWidget(self.table_dock, self.log_dock, Qt.Orientation.Horizontal)
+        self.tabifyDockWidget(self.log_dock, self.dice_dock)
+        self.log_dock.raise_()
         self.arrange_panels()
         self.decision_dock.action_chosen.connect(self.perform)
         self.decision_dock.hint_requested.connect(self.show_hint)
@@ -227,10 +338,14 @@ class BattlesWindow(SeatedWindow):
         so they are given again then (unless a saved layout was restored) and after Reset
         Layout."""
         self.resizeDocks([self.decision_dock], [400], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.table_dock, self.log_dock], [360, 540], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.decision_dock, self.hand_dock, self.dice_dock], [260, 210, 210],
+        self.resizeDocks([self.table_dock, self.log_dock], [480, 400], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.decision_dock, self.hand_dock], [420, 260],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
+
+    def layout_version(self) -> int:
+        return zlib.crc32(f"{super().layout_version()}:{PANEL_ARRANGEMENT}".encode()) \
+            & 0x7FFFFFFF
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -333,6 +448,7 @@ class BattlesWindow(SeatedWindow):
         self.scene.fleet_dropped.connect(self.fleet_dropped)
         self.scene.region_clicked.connect(self.region_clicked)
         self.scene.fleet_clicked.connect(self.fleet_clicked)
+        self.scene.fight_closed.connect(self.close_finished_fight)
         self.centre.setCurrentWidget(self.view)
         QTimer.singleShot(0, self.view.fit)
 
@@ -359,11 +475,37 @@ class BattlesWindow(SeatedWindow):
         if self.overlay.isVisible():
             self.setWindowTitle(doc.game.title)    # Qt adds the program's name
             self._lock(True)
-        self.scene.show_board(doc.board)
+        self.scene.show_board(doc.board, self._follow_fight())
         self.program.schedule()
         outcome = doc.board.get("outcome") if doc.board else None
         if outcome:
             self.show_message(f"The game is over: {outcome['text']}")
+
+    def _follow_fight(self) -> dict | None:
+        """The finished fight to keep on the table, if any: a fight's mini-map stays open
+        after its end, showing where its fleets went, until the player closes it, answers
+        the next question or another fight starts."""
+        doc = self.document
+        if doc.present is not self._fight_game:
+            self._fight_game = doc.present     # another game: nothing of the last one
+            self._fight_seen = self._fight_over = None
+        board = doc.board
+        if board is None or doc.looking_back:
+            return None
+        if board["battle"]:
+            self._fight_seen = copy.deepcopy(board["battle"])
+            self._fight_over = None
+        elif self._fight_seen is not None:
+            self._fight_over, self._fight_seen = self._fight_seen, None
+        return self._fight_over
+
+    def close_finished_fight(self) -> None:
+        """The Close button of a finished fight's mini-map."""
+        if self._fight_over is None:
+            return
+        self._fight_over = None
+        if self.scene is not None:
+            self.scene.show_board(self.document.board)
 
     # ================================================================== the program player
     def program_level(self, role: str) -> str | None:
@@ -371,6 +513,13 @@ class BattlesWindow(SeatedWindow):
         return level if level in ("bot", "strong") else None
 
     # ================================================================== acting
+    def perform(self, action: dict) -> bool:
+        """The seated player's answer; it also closes a finished fight's mini-map (the player
+        has gone on)."""
+        if not self.overlay.isVisible():
+            self._fight_over = None
+        return super().perform(action)
+
     def draggable(self, fleet_id: str) -> bool:
         return any(a.get("fleet") == fleet_id or a.get("firer") == fleet_id
                    for a in self.prompt_actions() if a["verb"] in ("assign", "target"))
