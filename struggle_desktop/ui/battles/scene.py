@@ -12,7 +12,9 @@ Gestures, as signals the window turns into actions:
   display (``"display:SIDE"``), or in the battle mini-map onto another counter
   (``"fleet:ID"``) or the open map (``"battle"``); a drop onto a counter outside the
   mini-map counts as one on the region or display it stands in;
-* ``region_clicked(n)`` and ``fleet_clicked(id)``.
+* ``region_clicked(n)`` and ``fleet_clicked(id)``;
+* ``fight_closed()``: the Close button of a finished fight's mini-map (the window keeps a
+  fight's mini-map open after its end, drawn from ``show_board(board, finished_fight)``).
 
 Which counters may be dragged is asked of ``draggable(fleet_id)`` (set by the window).
 """
@@ -85,7 +87,7 @@ def deployment_note(board: dict | None) -> tuple[str, str] | None:
         held = [f for f in board["players"][board["seat"]]["display"]
                 if f not in board["players"][board["seat"]]["plan"]]
         return ("Every fleet is placed",
-                "Choose Done in the Decision panel"
+                "Click Done deploying, under the table"
                 + (" (Trans-humans may stay back)" if held else ""))
     left = len(unplaced_fleets(board))
     return (f"Place every fleet first: {left} left" if left else "Place every fleet first",
@@ -120,7 +122,15 @@ class CounterItem(QGraphicsObject):
         self.setZValue(10)
 
     def boundingRect(self) -> QRectF:
+        if self.fleet["tactical"]:
+            return QRectF(-11, -11, COUNTER + 13, COUNTER + 13)     # the badge off its corner
         return QRectF(-2, -2, COUNTER + 4, COUNTER + 4)
+
+    def shape(self) -> QPainterPath:
+        """Where the counter takes the mouse: the counter itself, not its badge's corner."""
+        path = QPainterPath()
+        path.addRect(QRectF(-2, -2, COUNTER + 4, COUNTER + 4))
+        return path
 
     def shape_path(self) -> QPainterPath:
         path = QPainterPath()
@@ -167,10 +177,11 @@ class CounterItem(QGraphicsObject):
         if self.fleet["tactical"]:
             painter.setBrush(ACCENT)
             painter.setPen(QPen(INK, 1))
-            painter.drawEllipse(QRectF(-6, -6, 22, 22))
+            badge = QRectF(-10, -10, 19, 19)       # off the corner: clear of the words
+            painter.drawEllipse(badge)
             painter.setPen(INK)
             painter.setFont(font(TEXT_PT, bold=True))
-            painter.drawText(QRectF(-6, -6, 22, 22), Qt.AlignmentFlag.AlignCenter, "T")
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, "T")
         for k in range(self.fleet["hits"]):
             painter.setBrush(QColor("black"))
             painter.drawEllipse(QRectF(4 + 7 * k, COUNTER - 6, 5, 5))
@@ -559,7 +570,7 @@ class BattlesScene(QGraphicsScene):
             firing = {side: [f for f in fates["garrison"] if board["fleets"][f]["owner"] == side]
                       for side in ("blue", "red")}
             removed = {"return": fates["return"], "eliminate": fates["eliminate"]}
-            headers = {side: f"{side.capitalize()} garrison" for side in ("blue", "red")}
+            headers = {side: "Garrison" for side in ("blue", "red")}   # in the side's colour
             self._close_button(rect)
         else:
             segment = {"mil": "Military", "morph": "Morph"}.get(battle["segment"], "")

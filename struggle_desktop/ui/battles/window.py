@@ -19,6 +19,12 @@ it; click a fleet to add it to or take it from a garrison, or to lose it to purs
 double-click a chit in the hand to play it (the decision list then shows its choices);
 Ctrl+wheel (or the wheel) zooms about the pointer, Ctrl+plus/minus zoom, Ctrl+0 fits the table.
 
+Each step's "Done" (discarding, deploying, building, setting up the defence) has a button
+of its own in a fixed place in the Turn panel, live while that step may end. A fight's
+mini-map stays open after the fight's end, showing where its fleets went, until the player
+closes it or answers the next question. The hand keeps its rows in place: a played chit's row
+stays greyed until a drawn chit takes it, so no row slides under the pointer.
+
 Every chit in the hand has a tooltip: what it does, and how it may be played now or the game's
 reason why not (the same reason a double-click shows). While the seat deploys, its display and
 the Turn panel say how many fleets are left to place before Done; a fleet dropped back on its
