@@ -99,7 +99,8 @@ def unit_entry(ctx: Ctx, uid: str, cargo: list[str] | None = None) -> dict:
     if u["ship"]:
         lines.append(f"Aboard {u['ship']}")
     if t.category == "jumpship":
-        lines.append(f"Cargo ({entry['slots_used']} of {entry['slots']} slots): "
+        lines.append(f"Cargo ({entry['slots_used']} of {entry['slots']} "
+                     f"slot{'' if entry['slots'] == 1 else 's'}): "
                      + (", ".join(entry["cargo"]) or "empty"))
     flags = [f for f in ("moved", "fought") if u[f]]
     if flags:

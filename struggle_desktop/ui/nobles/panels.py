@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import json
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QPushButton, QTextBrowser, QTreeWidget, QTreeWidgetItem,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QLis
 
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.nobles.scene import HOUSE_COLOURS
+from struggle_desktop.ui.steady import ignore_wheel_unless_focused
 
 #: Unicode die faces 1-6.
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -47,6 +48,53 @@ def house_name(board: dict, letter: str | None) -> str:
         if house["letter"] == letter:
             return house["name"]
     return f"House {letter}"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``count`` and ``word``, in the plural unless the count is one: "1 world", "2 worlds"."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def solats_word(count: int) -> str:
+    return "Solat" if count == 1 else "Solats"
+
+
+def fixed_lines_label(lines: int) -> QLabel:
+    """A wrapped label that is always ``lines`` lines of text tall, empty or not: the widgets
+    below it keep their places when its text changes (a longer text is elided by the cut,
+    and the label's tooltip has it in full)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    label.setFixedHeight(label.fontMetrics().lineSpacing() * lines + 4)
+    return label
+
+
+class CompactHint:
+    """A scrolling widget (list, tree, text) that asks for room for a few rows only (Qt's
+    default asks for 192 px): its panel then fits a laptop screen's column without
+    scrolling around it, and the widget takes what room there is."""
+
+    def __init__(self, rows: int = 6):
+        super().__init__()
+        self._rows = rows
+
+    def sizeHint(self) -> QSize:      # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        rows = self.fontMetrics().height() * self._rows + 2 * self.frameWidth() + 4
+        return QSize(hint.width(), min(hint.height(), rows))
+
+
+class CompactList(CompactHint, QListWidget):
+    pass
+
+
+class CompactTree(CompactHint, QTreeWidget):
+    pass
+
+
+class CompactBrowser(CompactHint, QTextBrowser):
+    pass
 
 
 # ====================================================================================== houses
@@ -80,9 +128,10 @@ def houses_html(board: dict) -> str:
         if not h["alive"]:
             rows.append(f"<p>{head} — <b>eliminated</b></p>")
             continue
-        lines = [f"<b>{h['solats']}</b> Solats · income <b>{h['income']}</b> a turn · "
-                 f"upkeep {h['upkeep']} · {h['units']} units ({h['armies']} armies, "
-                 f"{len(h['nobles'])} Nobles)"]
+        lines = [f"<b>{h['solats']}</b> {solats_word(h['solats'])} · income <b>{h['income']}"
+                 f"</b> a turn · upkeep {h['upkeep']} · {plural(h['units'], 'unit')} "
+                 f"({plural(h['armies'], 'army', 'armies')}, "
+                 f"{plural(len(h['nobles']), 'Noble')})"]
         if h["initiative"]:
             lines.append(f"Initiative: {h['initiative']}"
                          + (f" (next turn's roll {h['planning']:+d})" if h["planning"] else ""))
@@ -131,11 +180,11 @@ class CargoDock(DockPanel):
         layout.setContentsMargins(6, 6, 6, 6)
         self.ships = QComboBox()
         self.ships.setObjectName("nobles-ship-choice")
+        ignore_wheel_unless_focused(self.ships)     # the wheel scrolls the panel instead
         self.ships.activated.connect(lambda _i: self.ship_chosen.emit(
             self.ships.currentData() or ""))
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
-        self.units = QListWidget()
+        self.caption = fixed_lines_label(2)     # its words change: the ticks keep their places
+        self.units = CompactList(rows=5)
         self.units.setObjectName("nobles-cargo")
         self.units.itemChanged.connect(self._toggled)
         self.load_button = QPushButton("&Load now")
@@ -224,7 +273,7 @@ class CargoDock(DockPanel):
             self.units.addItem(item)
         where = f"({s['hex'][0]},{s['hex'][1]})"
         text = (f"<b>{ship}</b> at {where}: {len(s.get('cargo') or [])} aboard, "
-                f"{planned} of {s['slots']} slots ticked")
+                f"{planned} of {plural(s['slots'], 'slot')} ticked")
         if not editable:
             text += (" — it has moved this turn" if s["moved"] else
                      " — it cannot load now" if s["owner"] == board["seat"] else
@@ -290,11 +339,15 @@ class RecruitDock(DockPanel):
 
     def create_widget(self) -> QWidget:
         box, layout = self.column()
-        self.caption = self.wrapped_label()
-        self.note = self.wrapped_label()
+        # The texts that change as the house buys (its Solats, why purchases are gone) have
+        # places of a fixed height, the caption above the list and the note below it: a
+        # notice that came and went pushed every row 38 px down under the pointer, and the
+        # next double-click bought nothing.
+        self.caption = fixed_lines_label(2)
+        self.note = fixed_lines_label(2)
         self.note.setObjectName("nobles-recruit-note")
         self.note.setStyleSheet("color: #8a5a00")
-        self.list = QListWidget()
+        self.list = CompactList(rows=6)
         self.list.setObjectName("nobles-recruit")
         self.list.itemActivated.connect(self._activated)
         self.list.viewport().installEventFilter(self)
@@ -302,8 +355,8 @@ class RecruitDock(DockPanel):
         self.done_button.setObjectName("nobles-recruit-done")
         self.done_button.clicked.connect(lambda: self.action_chosen.emit({"verb": "done"}))
         layout.addWidget(self.caption)
-        layout.addWidget(self.note)
         layout.addWidget(self.list, 1)
+        layout.addWidget(self.note)
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(self.done_button)
@@ -331,7 +384,7 @@ class RecruitDock(DockPanel):
         house = next((h for h in board["houses"] if h["letter"] == board["seat"]), None)
         solats = house["solats"] if house else 0
         self.caption.setText(f"<b>{html.escape(house_name(board, board['seat']))}</b>: "
-                             f"{solats} Solats. Double-click a unit to buy it.")
+                             f"{solats} {solats_word(solats)}. Double-click a unit to buy it.")
         gone_now: list[str] = []
         for key, item in self._rows.items():
             entry = offered.get(key)
@@ -358,9 +411,9 @@ class RecruitDock(DockPanel):
             header.setToolTip("; ".join(sorted(reasons)) if spent else "")
         if gone_now:
             self.note_text = "; ".join(gone_now)
-            self.note.setText(self.note_text + " (greyed out below)")
+            self.note.setText(self.note_text + " (greyed out above)")
+            self.note.setToolTip(self.note_text)
             self.document.message.emit(self.note_text)
-        self.note.setVisible(bool(self.note_text))
         done = next((e for e in prompt["actions"] if e["action"]["verb"] == "done"), None)
         self.done_button.setEnabled(done is not None)
         if done is not None:
@@ -374,7 +427,7 @@ class RecruitDock(DockPanel):
         self.list.clear()
         self.note_text = ""
         self.note.clear()
-        self.note.hide()
+        self.note.setToolTip("")
 
     def _add_row(self, key: str, entry: dict) -> None:
         """A purchase's row, under its world. A row offered later than the first look (none
@@ -496,7 +549,7 @@ def battle_html(board: dict) -> str:
                 parts.append(f"<tr><td valign='top'>{swatch(house)}</td><td>"
                              + "<br>".join(f"{html.escape(uid)} {dice_html(faces)}"
                                            for uid, faces in rolls.items())
-                             + (("<br>" if rolls else "") + f"<b>{hits} hit(s)</b>")
+                             + (("<br>" if rolls else "") + f"<b>{plural(hits, 'hit')}</b>")
                              + "</td></tr>")
             parts.append("</table>")
         if battle.get("casualties"):
@@ -511,7 +564,7 @@ def battle_html(board: dict) -> str:
                         if exchange.get("committed") else "") + "</p>")
         for launch in exchange.get("launches") or []:
             parts.append(f"<p>{html.escape(launch['nuke'])} → {html.escape(launch['target'])}"
-                         + (f": {dice_html(launch['dice'])} {launch['hits']} hit(s)"
+                         + (f": {dice_html(launch['dice'])} {plural(launch['hits'], 'hit')}"
                             if "dice" in launch else "") + "</p>")
     if fight:
         parts.append(fight_html(fight, live=bool(battle or exchange)))
@@ -548,7 +601,7 @@ def fight_html(fight: dict, live: bool) -> str:
             parts.append(f"<tr><td valign='top'>{swatch(house)}</td><td>"
                          + "<br>".join(f"{html.escape(r['unit'] or '')} {dice_html(r['dice'])}"
                                        for r in rolls)
-                         + f"<br><b>{hits} hit(s) rolled</b></td></tr>")
+                         + f"<br><b>{plural(hits, 'hit')} rolled</b></td></tr>")
         parts.append("</table>")
     if fight["psychic"]:
         parts.append("<p><b>Psychic, last round</b><br>" + "<br>".join(
@@ -580,15 +633,17 @@ class ActionsDock(DockPanel):
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(6, 6, 6, 6)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.tree = QTreeWidget()
+        # The summary scrolls in a box of its own: a long one (many allies) must not push
+        # the actions out of sight.
+        self.summary = CompactBrowser(rows=5)
+        self.summary.setOpenLinks(False)
+        self.summary.setObjectName("nobles-actions-summary")
+        self.tree = CompactTree(rows=6)
         self.tree.setObjectName("nobles-actions")
         self.tree.setHeaderHidden(True)
         self.tree.itemActivated.connect(self._activated)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.summary, 1)
+        layout.addWidget(self.tree, 2)
         return box
 
     def update_widget(self) -> None:

@@ -127,6 +127,14 @@ class ShipToken(QGraphicsObject):
         path.closeSubpath()
         return path
 
+    def texts(self) -> list[tuple[str, QFont]]:
+        """The words the token draws, with their fonts (its number, its cargo count)."""
+        out = [(self.unit_id.split("-", 1)[1], font(6.0, bold=True))]
+        cargo = len(self.unit.get("cargo") or [])
+        if cargo:
+            out.append((str(cargo), font(5.2, bold=True)))
+        return out
+
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         colour = house_colour(self.unit["owner"])
@@ -356,7 +364,8 @@ class NoblesScene(QGraphicsScene):
             who = "person" if house["player"] == "human" else "AI"
             name = house["name"].split(" (")[0].removeprefix("House ")
             words = (f"{house['letter']}  {name} · {who} · {house['solats']} S · "
-                     f"+{house['income']} · {len(house['worlds'])} worlds")
+                     f"+{house['income']} · {len(house['worlds'])} "
+                     f"world{'' if len(house['worlds']) == 1 else 's'}")
             if not house["alive"]:
                 words = f"{house['letter']}  {name} · eliminated"
             self._text(words, QPointF(x + 6, y + 12), 8, bold=True, colour=INK,

@@ -19,12 +19,14 @@ ticked in the Ship panel are loaded first; click a ship, then a lit hex, for the
 without dragging; click a hex to see everything in it. Every other decision (recruiting,
 Noble actions, nuke launches, casualties, commands, sacrifices) is answered in the decision
 panel, purchases also in the Recruit panel (a list that holds still while the house buys, and
-says why a purchase is gone) and Noble actions also in the Actions panel.
+says why a purchase is gone) and Noble actions also in the Actions panel. A new prompt
+brings its panel forward, but never in place of the panel under the pointer: that one stays
+until the pointer leaves it (the status bar says which panel waits).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QPushButton
 
 from struggle_desktop.engine.hexgrid import distance
@@ -40,9 +42,28 @@ SECRET_PROMPTS = ("launch", "sacrifice")
 FIGHT_PROMPTS = ("launch", "casualty", "command", "sacrifice")
 
 
+class LeaveWatch(QObject):
+    """Calls ``on_leave(widget)`` when the pointer leaves a widget it watches."""
+
+    def __init__(self, on_leave):
+        super().__init__()
+        self.on_leave = on_leave
+
+    def watch(self, widget) -> None:
+        widget.installEventFilter(self)     # (installed once: Qt drops a repeat)
+
+    def eventFilter(self, watched, event) -> bool:   # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Leave:
+            self.on_leave(watched)
+        return False
+
+
 class NoblesWindow(SeatedWindow):
     game_id = "nobles"
     layout_key = "window-nobles"
+    #: Raised when the default arrangement of the panels changes: a layout saved before is
+    #: then not restored (1: the Decision panel is tall enough for its list and buttons).
+    LAYOUT_REVISION = 1
 
     def __init__(self, document=None, settings=None):
         self.scene = None          # keep a reference: a collected scene leaves a blank view
@@ -55,6 +76,9 @@ class NoblesWindow(SeatedWindow):
         self.loads: dict[str, set[str]] = {}
         self.unloads: dict[str, set[str]] = {}
         self.play_on = False       # NH-VIC-7: the person chose to watch the program play on
+        #: (panel, panel under the pointer): a prompt's panel waiting for the pointer to leave
+        self._waiting_panel = None
+        self._leave_watch = LeaveWatch(self._pointer_left)
         super().__init__(document, settings)
         self.on_document_changed()
 
@@ -109,7 +133,8 @@ class NoblesWindow(SeatedWindow):
         self.houses_dock.raise_()
         # Wide enough for the eight tab titles of the panels below the decision list.
         self.resizeDocks([self.decision_dock], [510], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.decision_dock, self.cargo_dock], [360, 560],
+        # The Decision panel whole (its list, Hint and Do it) on a laptop screen's column.
+        self.resizeDocks([self.decision_dock, self.cargo_dock], [430, 390],
                          Qt.Orientation.Vertical)
         self.decision_dock.action_chosen.connect(self.perform)
         self.decision_dock.hint_requested.connect(self.show_hint)
@@ -140,6 +165,9 @@ class NoblesWindow(SeatedWindow):
         self.panels_menu(m)
         m = bar.addMenu("&Game")
         m.addActions([self.act_done, self.act_hint])
+
+    def layout_version(self) -> int:
+        return (super().layout_version() + self.LAYOUT_REVISION) & 0x7FFFFFFF
 
     # ================================================================== seats
     def house(self, letter: str | None) -> dict | None:
@@ -307,19 +335,57 @@ class NoblesWindow(SeatedWindow):
             movable = movable_ships(board)
             if self.selected_ship not in movable and movable:
                 self.select_ship(movable[0])
-            self._bring(self.cargo_dock)
+            self._bring_when_free(self.cargo_dock)
         elif kind in FIGHT_PROMPTS:
-            self._bring(self.battle_dock)
+            self._bring_when_free(self.battle_dock)
         elif kind == "noble_action":
-            self._bring(self.actions_dock)
+            self._bring_when_free(self.actions_dock)
         elif kind == "recruit":
-            self._bring(self.recruit_dock)
+            self._bring_when_free(self.recruit_dock)
 
     @staticmethod
     def _bring(dock) -> None:
         dock.show()
         dock.raise_()
         dock.ensure_widget()
+
+    def _bring_when_free(self, dock) -> None:
+        """Bring ``dock`` forward for a new prompt, but never in place of the panel the
+        pointer is over: the player's next click there would land on another panel's control
+        (after the last purchase the Ship panel took the Recruit panel's place, and the next
+        double-clicks ticked cargo boxes). That panel stays until the pointer leaves it; the
+        status bar says which panel is waiting."""
+        covered = self._panel_under_hand(dock)
+        self._waiting_panel = None
+        if covered is None:
+            self._bring(dock)
+            return
+        self._waiting_panel = (dock, covered)
+        self._leave_watch.watch(covered)
+        self.show_message(f"{self._prompt_words()}: the {dock.windowTitle()} panel comes "
+                          "forward when the pointer leaves this one (or click its tab)")
+
+    def _panel_under_hand(self, dock):
+        """The panel shown where ``dock`` would come forward (a tab of its group), if the
+        pointer is over it; else None."""
+        if dock.isFloating():
+            return None
+        for other in self.tabifiedDockWidgets(dock):
+            if other.isVisible() and not other.visibleRegion().isEmpty() and other.underMouse():
+                return other
+        return None
+
+    def _pointer_left(self, panel) -> None:
+        """The pointer left ``panel``: the panel a prompt asked for comes forward now, unless
+        the player has brought another forward meanwhile."""
+        waiting, self._waiting_panel = self._waiting_panel, None
+        if waiting is None or waiting[1] is not panel or panel.visibleRegion().isEmpty():
+            return
+        self._bring(waiting[0])
+
+    def _prompt_words(self) -> str:
+        prompt = (self.document.board or {}).get("prompt")
+        return prompt["text"] if prompt and prompt.get("text") else "Your house acts next"
 
     def _update_banner(self, board: dict) -> None:
         """NH-VIC-7 and the end of the game, in a strip above the map."""

@@ -1,0 +1,317 @@
+"""The Noble Houses window stays still under the hand, keeps its commands in reach and its
+board readable (the issue of a table that stays still):
+
+* a notice of purchases gone no longer pushes the Recruit rows down under the pointer;
+* when the last purchase ends the house's recruiting, the Ship panel does not take the
+  Recruit panel's place while the pointer is over it (the next double-clicks ticked cargo
+  boxes): it comes forward when the pointer leaves, and the status bar says so;
+* on a 1366x768 screen with the default layout (and the timeline bar), the answer list, Do
+  it, Hint and each panel's main controls are whole on screen without scrolling;
+* the board's text at the first view at 1366x768 is at least 9 px tall on screen, and a
+  jumpship's cargo badge stays inside its hex, off the hex's words;
+* counts read "1 world", "2 worlds".
+
+The screen size runs in a process of its own, as in ``test_window_fits``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtWidgets import QApplication, QListWidget
+
+from conftest import offscreen_platform
+from struggle_desktop.ui.nobles.window import NoblesWindow
+from tests.ui.helpers import window_maker
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pause_program(win) -> None:
+    win.program.paused = True
+
+
+@pytest.fixture
+def make_window(qtbot):
+    yield from window_maker(qtbot, NoblesWindow, before_close=pause_program)
+
+
+def double_click(qtbot, widget, point):
+    """A real double-click as Qt delivers it: the pointer comes, press, release, double-click,
+    release."""
+    qtbot.mouseMove(widget, point)
+    for send in (qtbot.mousePress, qtbot.mouseRelease, qtbot.mouseDClick, qtbot.mouseRelease):
+        send(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def buying_on_worlds(win) -> set[str]:
+    """The worlds house A (the seated house) may buy on now; empty when it is not buying."""
+    doc = win.document
+    prompt = doc.board["prompt"]
+    if not prompt or prompt["kind"] != "recruit" or doc.waiting_role != doc.seat:
+        return set()
+    return {a["world"] for a in win.prompt_actions() if a["verb"] == "buy"}
+
+
+def to_first_recruiting(win, qtbot, worlds: int = 1):
+    """The standard game, you (house A) against a program house, seed 5: played by the hint
+    until house A buys on ``worlds`` worlds or more (in turn 1 it has one, and two purchases
+    end its buying)."""
+    assert win.new_game("nobles", "standard", 5, {})
+    qtbot.mouseMove(win.view.viewport())           # the pointer on the map, off the panels
+    doc = win.document
+    for _ in range(600):
+        if len(buying_on_worlds(win)) >= worlds:
+            break
+        if win._program_to_move():
+            win.program_step()
+        else:
+            assert win.perform(doc.hint())
+        QApplication.processEvents()
+    else:
+        raise AssertionError("house A never recruited")
+    # Brought forward by the recruit prompt, and laid out.
+    qtbot.waitUntil(lambda: not win.recruit_dock.list.viewport().visibleRegion().isEmpty())
+
+
+def place_in_window(win, widget, point) -> QPoint:
+    return widget.mapTo(win, point)
+
+
+def test_a_notice_of_purchases_gone_does_not_move_the_recruit_rows(make_window, qtbot):
+    """After a purchase the panel says which purchases are gone; every row and Done buying
+    stay where they were (the notice was inserted above the list and every row went 38 px
+    down, so the next double-click bought nothing)."""
+    win = make_window()
+    to_first_recruiting(win, qtbot, worlds=2)
+    dock = win.recruit_dock
+    rows = dock.list
+    items = [rows.item(k) for k in range(rows.count())]
+    first = next(item for item in items if item.data(Qt.ItemDataRole.UserRole + 1))
+    world = first.data(Qt.ItemDataRole.UserRole + 1)["world"]
+
+    def places():
+        return ([place_in_window(win, rows.viewport(), rows.visualItemRect(i).topLeft())
+                 for i in items]
+                + [place_in_window(win, dock.done_button, QPoint(0, 0))])
+
+    before = places()
+    spot = rows.visualItemRect(first).center()
+    bought = len(win.document.session.actions)
+    for count in (1, 2):
+        double_click(qtbot, rows.viewport(), spot)
+        assert len(win.document.session.actions) == bought + count
+        QApplication.processEvents()
+        assert places() == before
+    assert world not in buying_on_worlds(win) and buying_on_worlds(win), "still buying"
+    assert dock.note.text(), "the panel says which purchases are gone"
+
+
+def test_the_ship_panel_does_not_take_the_recruit_panels_place_under_the_pointer(
+        make_window, qtbot):
+    """Two purchases end house A's buying; the program house buys and Movement begins. The
+    Ship panel waits while the pointer is over the Recruit panel, so a third double-click on
+    the same spot ticks no cargo box and buys nothing; the status bar names the waiting panel;
+    when the pointer leaves, the Ship panel comes forward."""
+    win = make_window()
+    to_first_recruiting(win, qtbot)
+    dock = win.recruit_dock
+    rows = dock.list
+    first = next(rows.item(k) for k in range(rows.count())
+                 if rows.item(k).data(Qt.ItemDataRole.UserRole + 1))
+    spot = rows.visualItemRect(first).center()
+    at = place_in_window(win, rows.viewport(), spot)
+    start = len(win.document.session.actions)
+    double_click(qtbot, rows.viewport(), spot)
+    double_click(qtbot, rows.viewport(), spot)
+    assert len(win.document.session.actions) == start + 2
+    doc = win.document
+    qtbot.waitUntil(lambda: (doc.board["prompt"] or {}).get("kind") == "move"
+                    and doc.waiting_role == doc.seat, timeout=10000)
+    QApplication.processEvents()
+    under = win.childAt(at)
+    assert under is not None and dock.isAncestorOf(under), f"{under!r} came under the pointer"
+    assert win.cargo_dock.visibleRegion().isEmpty()       # behind the Recruit panel
+    assert "Ship panel" in win.status_text.text()
+    actions = len(doc.session.actions)
+    double_click(qtbot, rows.viewport(), spot)
+    assert len(doc.session.actions) == actions
+    assert not any(win.loads.values()) and not any(win.unloads.values())
+    # The pointer leaves the panel: the Ship panel comes forward, its title in place of
+    # Recruit's.
+    QApplication.sendEvent(dock, QEvent(QEvent.Type.Leave))
+    QApplication.processEvents()
+    assert not win.cargo_dock.visibleRegion().isEmpty() and dock.visibleRegion().isEmpty()
+
+
+def test_a_prompt_brings_its_panel_forward_when_the_pointer_is_elsewhere(make_window, qtbot):
+    """Away from the panels (the pointer on the map), Movement brings the Ship panel forward
+    at once, as before."""
+    win = make_window()
+    to_first_recruiting(win, qtbot)
+    doc = win.document
+    while (doc.board["prompt"] or {}).get("kind") == "recruit" and doc.waiting_role == doc.seat:
+        assert win.perform(next(a for a in win.prompt_actions() if a["verb"] == "done"))
+    qtbot.waitUntil(lambda: (doc.board["prompt"] or {}).get("kind") == "move"
+                    and doc.waiting_role == doc.seat, timeout=10000)
+    QApplication.processEvents()
+    assert not win.cargo_dock.visibleRegion().isEmpty()
+
+
+def test_counts_of_one_are_singular(make_window, qtbot):
+    """'1 world', never '1 worlds', on the map's house chips and in the Houses panel."""
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    win = make_window()
+    to_first_recruiting(win, qtbot)
+    texts = [item.text() for item in win.scene.items()
+             if isinstance(item, QGraphicsSimpleTextItem)]
+    chips = [t for t in texts if " world" in t]
+    assert chips and all("1 world" in t and "1 worlds" not in t for t in chips), chips
+    win.houses_dock.show()
+    win.houses_dock.raise_()
+    QApplication.processEvents()
+    shown = win.houses_dock.content.toPlainText()
+    for slip in ("1 worlds", "1 units", "1 Nobles", "1 armies", "1 Solats", "1 slots"):
+        assert slip not in shown
+
+
+# ------------------------------------------------------------------ in a 1366x768 process
+#: Run in a child process at 1366x768; prints one JSON object: problems and text sizes.
+PROBE = r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.fit import fits
+from struggle_desktop.ui.nobles.scene import ShipToken
+from struggle_desktop.ui.nobles.window import NoblesWindow
+
+app = make_application()
+problems = []
+sizes = []
+
+
+def settle():
+    for _ in range(30):
+        app.processEvents()
+
+
+def whole(widget):
+    region = widget.visibleRegion()
+    inside = window.rect().contains(widget.mapTo(window, widget.rect().bottomRight()))
+    return widget.isVisible() and region.boundingRect() == widget.rect() and inside
+
+
+def check(moment, names):
+    settle()
+    if not fits(window):
+        problems.append(f"{moment}: the window does not fit the screen")
+    for name, widget in names:
+        if not whole(widget):
+            problems.append(f"{moment}: {name} is not whole in view "
+                            f"({widget.visibleRegion().boundingRect().getRect()} of "
+                            f"{widget.rect().getRect()})")
+
+
+def situations(moment, names):
+    check(moment, names)
+    window.timeline_bar.show()
+    check(moment + " with the timeline bar", names)
+    window.timeline_bar.hide()
+
+
+def decision():
+    dock = window.decision_dock
+    dock.content
+    return [("the answer list", dock.choices), ("Do it", dock.do_button),
+            ("Hint", dock.hint_button)]
+
+
+def text_sizes(moment):
+    # Each text on the board: its font's pixel size times the view's scale.
+    settle()
+    scale = window.view.transform().m22()
+    for item in window.scene.items():
+        if not item.isVisible():
+            continue
+        if isinstance(item, QGraphicsSimpleTextItem) and item.text().strip():
+            fonts = [(item.text(), item.font())]
+        elif isinstance(item, ShipToken):
+            fonts = list(item.texts())
+        else:
+            continue
+        for text, font in fonts:
+            px = QFontInfo(font).pixelSize() * scale * item.sceneTransform().m22()
+            sizes.append([moment, text, round(px, 2)])
+
+
+settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+window = NoblesWindow(settings=settings)
+window.show()
+window.new_game("nobles", "standard", 5, {})
+situations("at set-up", decision())
+doc = window.document
+
+
+def play_to(kind):
+    for _ in range(400):
+        prompt = doc.board["prompt"]
+        if prompt and prompt["kind"] == kind and doc.waiting_role == doc.seat:
+            return True
+        if window._program_to_move():
+            window.program_step()
+        else:
+            window.perform(doc.hint())
+        settle()
+    return False
+
+
+play_to("recruit")
+window.view.fit()
+text_sizes("the first view of the map")
+recruit = window.recruit_dock
+recruit.content
+situations("at recruiting", decision() + [("the purchase list", recruit.list),
+                                          ("Done buying", recruit.done_button)])
+play_to("move")
+settle()
+window._bring(window.cargo_dock)
+cargo = window.cargo_dock
+cargo.content
+situations("in movement", decision() + [("the ship box", cargo.ships),
+                                        ("the cargo list", cargo.units),
+                                        ("Load now", cargo.load_button)])
+window._bring(window.actions_dock)
+situations("in movement, the Actions panel", decision() + [
+    ("the Noble actions", window.actions_dock.tree)])
+window.program.paused = True
+window.document.dirty = False
+window.close()
+print(json.dumps({"problems": problems, "sizes": sizes}))
+"""
+
+
+@pytest.fixture(scope="module")
+def laptop(tmp_path_factory):
+    """What the probe found in a window on a 1366x768 screen."""
+    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path_factory.mktemp("home")),
+               QT_QPA_PLATFORM=offscreen_platform(
+                   {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
+                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
+    done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_main_commands_are_in_reach_on_a_laptop_screen(laptop):
+    assert laptop["problems"] == [], "\n".join(laptop["problems"])
