@@ -182,6 +182,45 @@ def test_counts_of_one_are_singular(make_window, qtbot):
         assert slip not in shown
 
 
+def test_a_jumpships_cargo_badge_stays_in_its_hex_off_the_hexs_words(make_window, qtbot):
+    """The cargo count of a loaded jumpship is drawn inside its hex, clear of the world's
+    name and type (the badges spilled out of their hex and over its type label)."""
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    from struggle_desktop.ui.nobles.scene import ShipToken
+
+    win = make_window()
+    assert win.new_game("nobles", "standard", 5, {"houses": 4, "seat2": "human",
+                                                  "seat3": "human", "seat4": "human"})
+    doc = win.document
+
+    def loaded():
+        return [t for t in win.scene.tokens.values() if t.cargo and t.isVisible()]
+
+    for _ in range(400):
+        if len(loaded()) >= 3:
+            break
+        action = doc.hint()
+        if action is None:
+            break
+        win.perform(action)
+    tokens = loaded()
+    assert tokens, "no jumpship was loaded"
+    for token in tokens:
+        key = win.scene.hex_key_at(token.sceneBoundingRect().center())
+        hex_shape = win.scene.hex_items[key].polygon()
+        badge = token.mapRectToScene(token.badge_rect())
+        for corner in (badge.topLeft(), badge.topRight(), badge.bottomLeft(),
+                       badge.bottomRight()):
+            assert hex_shape.containsPoint(corner, Qt.FillRule.OddEvenFill), \
+                f"{token.unit_id}'s badge leaves hex {key}"
+        words = [item for item in win.scene.items(hex_shape.boundingRect())
+                 if isinstance(item, QGraphicsSimpleTextItem)]
+        for item in words:
+            assert not item.sceneBoundingRect().intersects(badge), \
+                f"{token.unit_id}'s badge covers {item.text()!r}"
+
+
 # ------------------------------------------------------------------ in a 1366x768 process
 #: Run in a child process at 1366x768; prints one JSON object: problems and text sizes.
 PROBE = r"""
@@ -192,7 +231,7 @@ from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QGraphicsSimpleTextItem
 from struggle_desktop.ui.app import make_application
 from struggle_desktop.ui.fit import fits
-from struggle_desktop.ui.nobles.scene import ShipToken
+from struggle_desktop.ui.nobles.scene import MoreMark, ShipToken
 from struggle_desktop.ui.nobles.window import NoblesWindow
 
 app = make_application()
@@ -245,7 +284,7 @@ def text_sizes(moment):
             continue
         if isinstance(item, QGraphicsSimpleTextItem) and item.text().strip():
             fonts = [(item.text(), item.font())]
-        elif isinstance(item, ShipToken):
+        elif isinstance(item, (ShipToken, MoreMark)):
             fonts = list(item.texts())
         else:
             continue
@@ -315,3 +354,10 @@ def laptop(tmp_path_factory):
 
 def test_the_main_commands_are_in_reach_on_a_laptop_screen(laptop):
     assert laptop["problems"] == [], "\n".join(laptop["problems"])
+
+
+def test_the_board_text_is_at_least_9_px_tall_at_the_first_view_on_a_laptop(laptop):
+    sizes = laptop["sizes"]
+    assert len(sizes) > 60                                 # the map's words were measured
+    small = [f"{text!r}: {px} px" for _moment, text, px in sizes if px < 9]
+    assert small == [], f"{len(small)} texts under 9 px: " + "; ".join(small[:15])

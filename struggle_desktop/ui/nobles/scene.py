@@ -5,17 +5,24 @@ The scene draws a ``board`` (games/nobles/presentation.py) and reports gestures;
 the game. Hex geometry comes from ``engine.hexgrid.HexGrid`` (pointy-topped, odd-r offset rows,
 NH-MAP-2): centres, corners and the hex under the pointer.
 
-What a hex shows:
+What a hex shows (every word 14 map units tall: readable, at least 9 screen pixels, when the
+whole map is fitted to a window on a 1366x768 screen):
 
-* a world: its name, type and income (the Govern bonus as a gold "+1"), the owner's colour as
-  the fill and a thick border, a crown on a homeworld (a double rim on a chosen one);
+* a world: its name, type and income, the Govern bonus as a gold "+1" in the top corner, the
+  owner's colour as the fill and a thick border, a crown on a homeworld (a double rim on a
+  chosen one);
 * terrain: a nebula (violet cloud), a black hole (dark disc with a glowing ring), a supernova
   (starburst), an Imperial jump station (a station glyph), an empty star system (a star), a
   stargate (a ring with its pair's number, and a dashed line to the other end); empty space is
   plain;
+* the units that move on their own (jumpships, Self Transport armies) as a row of tokens: a
+  jumpship's hull with its number, a Self Transport army's box with its code, the cargo count
+  in a white box inside the token; what has no room in the row is counted on a "+N" mark;
 * per house a stack line on the house colour: the house letter, armies counted by unit code,
-  Nobles (♛) and nukes (☢); units that move on their own (jumpships, Self Transport armies)
-  are separate tokens with their number and a badge counting their cargo.
+  Nobles (♛) and nukes (☢), or where the hex has no room for the codes, the count of armies
+  (the codes are in the line's tooltip and the Hex panel).
+
+The columns are numbered above the map and the rows left of it: hex (column,row).
 
 Colour is never the only clue: stacks and tokens carry the house letter.
 
@@ -55,17 +62,30 @@ GATE = QColor("#38d6e8")
 FIGHT = QColor("#ff5a4f")
 INK = QColor("#10131a")
 
-MARGIN = 24.0
-HEADER = 64.0          # the strip above the map: turn, step, and the houses' legend
-TOKEN_W, TOKEN_H = 30.0, 16.0
+#: The height of every word on the board, in map units. The whole 10x10 map fitted to a
+#: laptop screen's window (1366x768) is drawn at about 0.66 screen pixels a unit, and text
+#: under 9 screen pixels is hard to read: hence 14, and every label is laid out for it.
+TEXT_PX = 14
+MARGIN = 8.0           # round the map, right and bottom
+LEFT = 24.0            # the left margin: the row numbers
+HEADER = 48.0          # the strip above the map: turn, step, and the houses' legend
+TOP = HEADER + 16.0    # ... and the column numbers
+TOKEN_H = 18.0
+TOKEN_NUMBER_W = 20.0  # a token's hull, round its number (at least)
+BADGE_W = 15.0         # its cargo count, in a white box at the stern end
+TOKEN_GAP = 2.0
 STATIC = "static"      # item data of the map's own drawing, kept between boards
 #: Where things sit in a hex, as fractions of its size below (+) or above (-) the centre.
-TITLE_Y, SUBTITLE_Y, ICON_Y, TOKENS_Y, STACKS_END = -0.66, -0.46, -0.45, -0.33, 0.74
+#: A pointy-topped hex is its full width only between -0.5 and +0.5: the words sit there, the
+#: Govern mark in the top corner.
+GOVERN_Y, TITLE_Y, SUBTITLE_Y, ICON_Y, TOKENS_Y = -0.8, -0.55, -0.28, -0.28, -0.11
+#: The widest a label may be in a hex, as a fraction of its size (the hex is 1.73 wide).
+LABEL_W = 1.62
 
 
-def font(size: float, bold: bool = False) -> QFont:
+def font(px: float = TEXT_PX, bold: bool = False) -> QFont:
     f = QFont(FONT)
-    f.setPointSizeF(size)
+    f.setPixelSize(round(px))
     f.setBold(bold)
     return f
 
@@ -113,15 +133,53 @@ class ShipToken(QGraphicsObject):
         self._home = QPointF()
         self.setZValue(20)
 
+    @property
+    def number(self) -> str:
+        return self.label_of(self.unit)
+
+    @property
+    def cargo(self) -> int:
+        return len(self.unit.get("cargo") or [])
+
+    @staticmethod
+    def label_of(unit: dict) -> str:
+        """A jumpship shows its number ("JS3" -> "3": its pointed hull says jumpship); a Self
+        Transport army its code and number ("CR1")."""
+        code = unit["id"].split("-", 1)[-1]
+        if unit["category"] == "jumpship":
+            return code.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") or code
+        return code
+
+    @staticmethod
+    def number_width(unit: dict) -> float:
+        text = QFontMetricsF(font(bold=True)).horizontalAdvance(ShipToken.label_of(unit))
+        return max(TOKEN_NUMBER_W, math.ceil(text) + 10)
+
+    @staticmethod
+    def width_for(unit: dict) -> float:
+        return ShipToken.number_width(unit) + (BADGE_W if unit.get("cargo") else 0.0)
+
+    @property
+    def width(self) -> float:
+        return self.width_for(self.unit)
+
+    def badge_rect(self) -> QRectF | None:
+        """Where the cargo count is drawn (item coordinates): inside the token's own box,
+        so it stays in the token's hex and off the hex's words."""
+        if not self.cargo:
+            return None
+        left = self.number_width(self.unit)
+        return QRectF(left - 2, 2, BADGE_W - 1, TOKEN_H - 4)
+
     def boundingRect(self) -> QRectF:
-        return QRectF(-3, -6, TOKEN_W + 9, TOKEN_H + 9)
+        return QRectF(-2, -2, self.width + 4, TOKEN_H + 4)
 
     def hull(self) -> QPainterPath:
         path = QPainterPath()
-        w, h = TOKEN_W, TOKEN_H
+        w, h = self.width, TOKEN_H
         if self.unit["category"] == "jumpship":       # a hull with a pointed bow
-            path.addPolygon(QPolygonF([QPointF(0, 2), QPointF(w - 7, 0), QPointF(w, h / 2),
-                                       QPointF(w - 7, h), QPointF(0, h - 2)]))
+            path.addPolygon(QPolygonF([QPointF(0, 1), QPointF(w - 6, 0), QPointF(w, h / 2),
+                                       QPointF(w - 6, h), QPointF(0, h - 1)]))
         else:                                          # a Self Transport army: a rounded box
             path.addRoundedRect(QRectF(0, 0, w, h), 5, 5)
         path.closeSubpath()
@@ -129,10 +187,9 @@ class ShipToken(QGraphicsObject):
 
     def texts(self) -> list[tuple[str, QFont]]:
         """The words the token draws, with their fonts (its number, its cargo count)."""
-        out = [(self.unit_id.split("-", 1)[1], font(6.0, bold=True))]
-        cargo = len(self.unit.get("cargo") or [])
-        if cargo:
-            out.append((str(cargo), font(5.2, bold=True)))
+        out = [(self.number, font(bold=True))]
+        if self.cargo:
+            out.append((str(self.cargo), font(bold=True)))
         return out
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
@@ -147,17 +204,15 @@ class ShipToken(QGraphicsObject):
             painter.setPen(QPen(QColor("#0b0e16"), 1.0))
         painter.drawPath(self.hull())
         painter.setPen(INK)
-        painter.setFont(font(6.0, bold=True))
-        painter.drawText(QRectF(0, 0, TOKEN_W - 3, TOKEN_H), Qt.AlignmentFlag.AlignCenter,
-                         self.unit_id.split("-", 1)[1])
-        cargo = len(self.unit.get("cargo") or [])
-        if cargo:
-            badge = QRectF(TOKEN_W - 4, -5, 11, 11)
+        painter.setFont(font(bold=True))
+        painter.drawText(QRectF(0, 0, self.number_width(self.unit) - 3, TOKEN_H),
+                         Qt.AlignmentFlag.AlignCenter, self.number)
+        badge = self.badge_rect()
+        if badge is not None:
             painter.setBrush(QColor("white"))
             painter.setPen(QPen(INK, 0.8))
-            painter.drawEllipse(badge)
-            painter.setFont(font(5.2, bold=True))
-            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(cargo))
+            painter.drawRoundedRect(badge, 3, 3)
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(self.cargo))
 
     # ------------------------------------------------------------------ dragging
     def mousePressEvent(self, event) -> None:
@@ -186,6 +241,46 @@ class ShipToken(QGraphicsObject):
             self.board_scene.drop(self.unit_id, event.scenePos())
         elif not moved:
             self.board_scene.ship_clicked.emit(self.unit_id)
+
+
+class MoreMark(QGraphicsObject):
+    """"+N" at the end of a hex's token row: the units that move on their own with no room
+    in the row. A click picks the first of them (the Ship panel lists them all)."""
+
+    def __init__(self, scene: "NoblesScene", hidden: list[str]):
+        super().__init__()
+        self.board_scene = scene
+        self.hidden = hidden
+        self.text = f"+{len(hidden)}"
+        self.setToolTip("Also here: " + ", ".join(hidden) + " (click to pick the first; the "
+                        "Ship panel lists them all)")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setZValue(20)
+
+    @staticmethod
+    def width_for(count: int) -> float:
+        text = QFontMetricsF(font(bold=True)).horizontalAdvance(f"+{count}")
+        return math.ceil(text) + 8
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, self.width_for(len(self.hidden)), TOKEN_H)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(QColor("#dfe5f0"))
+        painter.setPen(QPen(INK, 0.8))
+        painter.drawRoundedRect(self.boundingRect().adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+        painter.setFont(font(bold=True))
+        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.text)
+
+    def texts(self) -> list[tuple[str, QFont]]:
+        return [(self.text, font(bold=True))]
+
+    def mousePressEvent(self, event) -> None:
+        event.accept()
+
+    def mouseReleaseEvent(self, event) -> None:
+        self.board_scene.ship_clicked.emit(self.hidden[0])
 
 
 # =================================================================================== the scene
@@ -221,21 +316,21 @@ class NoblesScene(QGraphicsScene):
 
     def centre(self, h) -> QPointF:
         x, y = self.grid.center(h, self.hex_size)
-        return QPointF(x + MARGIN, y + MARGIN + HEADER)
+        return QPointF(x + LEFT, y + TOP)
 
     def polygon(self, h, inset: float = 0.0) -> QPolygonF:
         size = self.hex_size - inset
         cx, cy = self.grid.center(h, self.hex_size)
-        return QPolygonF([QPointF(cx + size * math.cos(math.radians(a)) + MARGIN,
-                                  cy + size * math.sin(math.radians(a)) + MARGIN + HEADER)
+        return QPolygonF([QPointF(cx + size * math.cos(math.radians(a)) + LEFT,
+                                  cy + size * math.sin(math.radians(a)) + TOP)
                           for a in (-90, -30, 30, 90, 150, 210)]) if inset else QPolygonF(
-            [QPointF(px + MARGIN, py + MARGIN + HEADER)
+            [QPointF(px + LEFT, py + TOP)
              for px, py in self.grid.corners_of(h, self.hex_size)])
 
     def hex_key_at(self, pos: QPointF) -> str | None:
         if self.grid is None:
             return None
-        h = self.grid.hex_at(pos.x() - MARGIN, pos.y() - MARGIN - HEADER, self.hex_size)
+        h = self.grid.hex_at(pos.x() - LEFT, pos.y() - TOP, self.hex_size)
         return key_of(h) if h is not None else None
 
     # ------------------------------------------------------------------ gestures
@@ -247,7 +342,7 @@ class NoblesScene(QGraphicsScene):
         if event.button() != Qt.MouseButton.LeftButton:
             return
         pos = event.scenePos()
-        if any(isinstance(i, ShipToken) for i in self.items(pos)):
+        if any(isinstance(i, (ShipToken, MoreMark)) for i in self.items(pos)):
             return
         down = event.buttonDownScenePos(Qt.MouseButton.LeftButton)
         if (pos - down).manhattanLength() > 6:
@@ -289,10 +384,10 @@ class NoblesScene(QGraphicsScene):
         if self._signature is None:
             self.grid = HexGrid(game_map["width"], game_map["height"])
             w, h = self.grid.board_size_px(self.hex_size)
-            self.setSceneRect(QRectF(0, 0, max(w + 2 * MARGIN, 1000.0),
-                                     h + 2 * MARGIN + HEADER))
+            self.setSceneRect(QRectF(0, 0, max(w + LEFT + MARGIN, 1000.0), h + TOP + MARGIN))
             for entry in game_map["hexes"]:
                 self._hex(entry)
+            self._coordinates(game_map)
             self._gate_links(game_map)
             for item in self.items():
                 item.setData(0, STATIC)
@@ -327,7 +422,7 @@ class NoblesScene(QGraphicsScene):
         self._subtitles[key].setBrush(TEXT if owner else MUTED)
         self._govern_marks[key].setVisible(bool(entry["govern"]))
 
-    def _text(self, text: str, at: QPointF, size: float, bold: bool = False, colour=TEXT,
+    def _text(self, text: str, at: QPointF, size: float = TEXT_PX, bold: bool = False, colour=TEXT,
               centred: bool = False, z: float = 5, width: float | None = None):
         f = font(size, bold)
         if width is not None:
@@ -351,13 +446,14 @@ class NoblesScene(QGraphicsScene):
             who = next((h["name"] for h in board["houses"]
                         if h["letter"] == board["waiting_for"]), board["waiting_for"])
             status += f" · {who} to act"
-        self._text(status, QPointF(MARGIN, 20), 11, bold=True)
-        x = MARGIN
-        y = 36.0
-        chip_w = (width - 2 * MARGIN - 6 * 3) / 4
+        self._text(status, QPointF(LEFT, 11), bold=True)
+        x = LEFT
+        y = 23.0
+        count = max(2, len(board["houses"]))
+        chip_w = (width - LEFT - MARGIN - 6 * (count - 1)) / count
         for house in board["houses"]:
             colour = house_colour(house["letter"])
-            rect = QRectF(x, y, chip_w, 24)
+            rect = QRectF(x, y, chip_w, 21)
             fill = colour if house["alive"] else tint(colour, HEX_FILL, 0.3)
             item = self.addRect(rect, QPen(QColor("#0b0e16"), 1), QBrush(fill))
             item.setToolTip(f"{house['name']}: {house['player']}")
@@ -368,8 +464,9 @@ class NoblesScene(QGraphicsScene):
                      f"world{'' if len(house['worlds']) == 1 else 's'}")
             if not house["alive"]:
                 words = f"{house['letter']}  {name} · eliminated"
-            self._text(words, QPointF(x + 6, y + 12), 8, bold=True, colour=INK,
-                       width=chip_w - 10)
+            item = self._text(words, QPointF(x + 6, y + 10.5), bold=True, colour=INK,
+                              width=chip_w - 10)
+            item.setToolTip(f"{house['name']}: {house['player']}")
             x += chip_w + 6
 
     def _hex(self, entry: dict) -> None:
@@ -397,10 +494,8 @@ class NoblesScene(QGraphicsScene):
         if kind in ("jump_station", "empty_system", "stargate"):
             names = {"jump_station": "jump station", "empty_system": "empty system",
                      "stargate": f"stargate {int(entry['gate'] or 0) + 1}"}
-            self._text(names[kind], QPointF(c.x(), c.y() + TITLE_Y * s), 6.6, colour=MUTED,
+            self._text(names[kind], QPointF(c.x(), c.y() + TITLE_Y * s), colour=MUTED,
                        centred=True)
-        self._text(entry["key"], QPointF(c.x(), c.y() + 0.84 * s), 5, colour=MUTED,
-                   centred=True, z=3)
 
     def _world(self, entry: dict, c: QPointF) -> None:
         s = self.hex_size
@@ -412,15 +507,16 @@ class NoblesScene(QGraphicsScene):
             rim.setZValue(3)
             rim.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         name = ("♛ " if entry["homeworld"] else "") + entry["world"]
-        self._text(name, QPointF(c.x(), c.y() + TITLE_Y * s), 7.6, bold=True, centred=True,
-                   width=1.5 * s)
+        self._text(name, QPointF(c.x(), c.y() + TITLE_Y * s), bold=True, centred=True,
+                   width=LABEL_W * s)
         subtitle = f"{entry['world_type']} {entry['base_income']}"
-        item = self._text(subtitle, QPointF(c.x(), c.y() + SUBTITLE_Y * s), 6.4,
-                          colour=TEXT if owner else MUTED, centred=True)
+        item = self._text(subtitle, QPointF(c.x(), c.y() + SUBTITLE_Y * s),
+                          colour=TEXT if owner else MUTED, centred=True, width=LABEL_W * s)
         self._subtitles[entry["key"]] = item
-        br = item.sceneBoundingRect()            # the Govern bonus, in gold after the income
-        mark = self._text("+1", QPointF(br.right() + 1, c.y() + SUBTITLE_Y * s), 6.4, bold=True,
-                          colour=GOLD)
+        # The Govern bonus, in gold in the hex's top corner (after the income there is no
+        # room for it).
+        mark = self._text("+1", QPointF(c.x(), c.y() + GOVERN_Y * s), bold=True, colour=GOLD,
+                          centred=True)
         mark.setToolTip("Govern: +1 income for good")
         self._govern_marks[entry["key"]] = mark
 
@@ -459,8 +555,8 @@ class NoblesScene(QGraphicsScene):
             label = "nebula"
         item.setZValue(2)
         item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self._text(label, QPointF(c.x(), c.y() + 0.62 * s), 6.5, bold=True,
-                   colour=QColor("#ffe0d0"), centred=True)
+        self._text(label, QPointF(c.x(), c.y()), bold=True, colour=QColor("#ffe0d0"),
+                   centred=True)
 
     def _station(self, c: QPointF) -> None:
         s = 0.08 * self.hex_size
@@ -501,8 +597,10 @@ class NoblesScene(QGraphicsScene):
 
     # ------------------------------------------------------------------ units
     def _contents(self, board: dict, entry: dict) -> None:
-        """The stacks of a hex: one token row for the units that move on their own, then one
-        line (or more when there is room) per house."""
+        """The stacks of a hex: one token row for the units that move on their own, then the
+        houses' stack lines, each as wide as the hex is there (a hex narrows below its
+        middle): the armies by unit code, or where there is no room for them their count
+        (every code is in the line's tooltip and the Hex panel)."""
         stacks = entry.get("stacks") or []
         if not stacks:
             return
@@ -512,44 +610,92 @@ class NoblesScene(QGraphicsScene):
         ships = [uid for st in stacks for uid in st["ships"]]
         top = c.y() + TOKENS_Y * s
         if ships:
-            shown = ships[:4]
-            step = TOKEN_W + 5
-            x0 = c.x() - (len(shown) * step - 5) / 2
-            for k, uid in enumerate(shown):
-                token = ShipToken(self, units[uid])
-                token.setPos(x0 + k * step, top)
-                self.addItem(token)
-                self.tokens[uid] = token
-            for uid in ships[4:]:           # more than four: they stay reachable by list
-                token = ShipToken(self, units[uid])
-                token.setPos(x0 + 3 * step + 4, top + 4)
-                token.setZValue(19)
-                self.addItem(token)
-                self.tokens[uid] = token
-            top += TOKEN_H + 4
-        bottom = c.y() + STACKS_END * s
+            top = self._tokens(ships, units, c.x(), top, LABEL_W * s) + 2
         lines = [st for st in stacks if stack_words(st)]
         if not lines:
             return
-        room = max(1, int((bottom - top) // 12.5))
-        per = max(1, room // len(lines))
-        width = 1.62 * s
+        line_h = TEXT_PX + 3.0
+        slots: list[tuple[float, float]] = []      # (top, width) of each line there is room for
         y = top
-        for st in lines:
-            words = stack_words(st)
-            rows = wrap(words, font(6.6, bold=True), width - 8, per)
-            rect = QRectF(c.x() - width / 2, y, width, 12.0 * len(rows))
-            colour = house_colour(st["owner"])
-            chip = self.addRect(rect, QPen(QColor("#0b0e16"), 0.8), QBrush(colour))
-            chip.setZValue(6)
-            chip.setToolTip(f"{st['owner']}: {st['summary']}")
-            self.stack_items.setdefault(entry["key"], []).append(chip)
-            for k, row in enumerate(rows):
-                self._text(row, QPointF(rect.left() + 4, rect.top() + 6 + 12 * k), 6.6,
-                           bold=True, colour=INK, z=7)
-            y += rect.height() + 1.5
-            if y > bottom:
+        while True:
+            width = min(LABEL_W * s, 2 * self._half_width(y + line_h - c.y()) - 6)
+            if width < 40:
                 break
+            slots.append((y, width))
+            y += line_h + 1.5
+        share = max(1, len(slots) // len(lines))
+        bold = font(bold=True)
+        for k, st in enumerate(lines):
+            mine = slots[k * share:(k + 1) * share] if k < len(lines) - 1 else slots[k * share:]
+            if not mine:
+                break                                   # no room left: see the tooltip
+            widths = [w - 8 for _y, w in mine]
+            rows, whole = fit_rows(stack_words(st), bold, widths)
+            if not whole:
+                rows, whole = fit_rows(stack_summary(st), bold, widths)
+            if not whole:
+                rows, _ = fit_rows(stack_summary(st, short=True), bold, widths)
+            colour = house_colour(st["owner"])
+            for (row_y, width), text in zip(mine, rows):
+                rect = QRectF(c.x() - width / 2, row_y, width, line_h)
+                chip = self.addRect(rect, QPen(QColor("#0b0e16"), 0.8), QBrush(colour))
+                chip.setZValue(6)
+                chip.setToolTip(f"{st['owner']}: {st['summary']}")
+                self.stack_items.setdefault(entry["key"], []).append(chip)
+                self._text(text, QPointF(rect.left() + 4, rect.center().y()), bold=True,
+                           colour=INK, z=7)
+
+    def _half_width(self, dy: float) -> float:
+        """Half the width of a (pointy-topped) hex at ``dy`` below or above its centre."""
+        s = self.hex_size
+        full = math.sqrt(3) / 2 * s
+        dy = abs(dy)
+        return full if dy <= s / 2 else max(0.0, full * (s - dy) / (s / 2))
+
+    def _tokens(self, ships: list[str], units: dict, middle: float, top: float,
+                room: float) -> float:
+        """The tokens of the units that move on their own, in one row no wider than ``room``
+        centred on ``middle`` (those that may move now first); returns the row's bottom.
+        Those with no room are counted on a "+N" mark at the row's end: a click on it picks
+        the first of them, and the Ship panel lists them all."""
+        ships = sorted(ships, key=lambda uid: not self.draggable(uid))
+        widths = [ShipToken.width_for(units[uid]) for uid in ships]
+
+        def row_width(count: int) -> float:
+            used = sum(widths[:count]) + TOKEN_GAP * (count - 1)
+            if count < len(ships):
+                used += TOKEN_GAP + MoreMark.width_for(len(ships) - count)
+            return used
+
+        count = len(ships)
+        while count > 1 and row_width(count) > room:
+            count -= 1
+        x = middle - row_width(count) / 2
+        for k, uid in enumerate(ships):
+            token = ShipToken(self, units[uid])
+            self.addItem(token)
+            self.tokens[uid] = token
+            if k < count:
+                token.setPos(x, top)
+                x += token.width + TOKEN_GAP
+            else:
+                token.setPos(x, top)
+                token.setVisible(False)      # counted on the mark; picked in the Ship panel
+        if count < len(ships):
+            mark = MoreMark(self, ships[count:])
+            mark.setPos(x, top)
+            self.addItem(mark)
+        return top + TOKEN_H
+
+    def _coordinates(self, game_map: dict) -> None:
+        """Column numbers above the map and row numbers left of it: a hex is (column,row),
+        as the rules and the messages name it."""
+        for x in range(1, game_map["width"] + 1):
+            c = self.centre((x, 1))
+            self._text(str(x), QPointF(c.x(), TOP - 8), colour=MUTED, centred=True, z=3)
+        for y in range(1, game_map["height"] + 1):
+            c = self.centre((1, y))
+            self._text(str(y), QPointF(LEFT / 2, c.y()), colour=MUTED, centred=True, z=3)
 
     def _fight_mark(self, h) -> None:
         mark = self.addPolygon(self.polygon(h, inset=-3), QPen(FIGHT, 4, Qt.PenStyle.DashLine))
@@ -616,25 +762,43 @@ def stack_words(stack: dict) -> list[str]:
     return words if len(words) > 1 else []
 
 
-def wrap(words: list[str], f: QFont, width: float, max_rows: int) -> list[str]:
-    """Words in rows no wider than ``width``; the last row is elided when rows run out."""
+def stack_summary(stack: dict, short: bool = False) -> list[str]:
+    """A stack line for a hex with little room: its letter, how many armies (``short``: the
+    number alone), Nobles and nukes."""
+    words = [stack["owner"]]
+    armies = sum(stack["armies"].values())
+    if armies:
+        words.append(str(armies) if short else f"{armies} {'army' if armies == 1 else 'armies'}")
+    if stack["nobles"]:
+        words.append(f"♛{len(stack['nobles'])}")
+    if stack["nukes"]:
+        words.append(f"☢{len(stack['nukes'])}")
+    return words
+
+
+def fit_rows(words: list[str], f: QFont, widths: list[float]) -> tuple[list[str], bool]:
+    """``words`` in rows as wide as ``widths`` (one row per width at most); whether they all
+    fit (if not, the last row is elided)."""
     metrics = QFontMetricsF(f)
     rows: list[str] = []
     row = ""
-    for word in words:
-        candidate = f"{row} {word}".strip()
+    rest = list(words)
+    while rest and len(rows) < len(widths):
+        width = widths[len(rows)]
+        candidate = f"{row} {rest[0]}".strip()
         if metrics.horizontalAdvance(candidate) <= width or not row:
             row = candidate
+            rest.pop(0)
         else:
             rows.append(row)
-            row = word
+            row = ""
     if row:
         rows.append(row)
-    if len(rows) > max_rows:
-        rest = " ".join(rows[max_rows - 1:])
-        rows = rows[:max_rows - 1] + [metrics.elidedText(rest, Qt.TextElideMode.ElideRight,
-                                                         width)]
-    return rows
+    whole = not rest and all(metrics.horizontalAdvance(r) <= w for r, w in zip(rows, widths))
+    if not whole and rows:
+        tail = " ".join([rows[-1]] + rest)
+        rows[-1] = metrics.elidedText(tail, Qt.TextElideMode.ElideRight, widths[len(rows) - 1])
+    return rows, whole
 
 
 def render_image(layout: dict, board: dict | None, size=(1600, 1000)):
@@ -647,4 +811,4 @@ def render_image(layout: dict, board: dict | None, size=(1600, 1000)):
     return scene_image(scene, size)
 
 
-__all__ = ["NoblesScene", "ShipToken", "HexItem", "render_image", "HOUSE_COLOURS"]
+__all__ = ["NoblesScene", "ShipToken", "MoreMark", "HexItem", "render_image", "HOUSE_COLOURS"]
