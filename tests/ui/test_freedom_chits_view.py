@@ -65,7 +65,9 @@ def check_shown(view: ChitMugView, state: dict) -> None:
     for row, g in zip(groups, state["groups"]):
         assert row[1].startswith(g["mission"])
         assert row[4].startswith(f"{len(g['letters'])}:" if g["letters"] else "none")
-        assert {"active": "drawing"}.get(g["status"], g["status"]) == row[3]
+        # A group still drawing when the environs is resolved has finished, not "drawing".
+        drawing = "drawing" if state["outcome"] is None else "finished"
+        assert {"active": drawing}.get(g["status"], g["status"]) == row[3]
         if g["count"] is not None:
             assert row[5].startswith(f"count {g['count']}")
     regular = sum(1 for d in state["drawn"] if d["draw"] == "regular")

@@ -122,7 +122,11 @@ def test_a1_is_played_through_the_resolution_view_to_the_summary(make_window, qt
     assert view.step_label.text() == "Step 2 of 2"
     assert play_until(qtbot, win, lambda w: w.document.board.get("outcome") is not None)
     outcome = win.document.board["outcome"]
-    assert outcome["result"] == get_game("freedom").outcome(win.document.state)["result"]
+    code = get_game("freedom").outcome(win.document.state)["result"]
+    assert outcome["code"] == code
+    # The result in a player's words, not the short code of simulations ("D0").
+    level = win.document.state["groups"][0]["level"]
+    assert outcome["result"] == f"G1 D Diplomacy: level {level}" != code
     assert view.summary_box.isVisible() and not view.prompt_box.isVisible()
     assert outcome["result"] in view.result_label.text()
     shown = view.summary_text.toPlainText()

@@ -34,6 +34,7 @@ For ``mission-phase`` (Part A) also, all display-ready:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from struggle_desktop.games.freedom import missions
@@ -147,8 +148,19 @@ def role_text(state: dict, role: str) -> str:
     return side_names(state).get(role, f"the {role} player")
 
 
+def prompt_words(pending: dict) -> str:
+    """The question in the banner and the answer list. A card's text (``deck_card``) is
+    shown once, in the events view's Decision box: here only the card and its moment, so the
+    text is not repeated above the answers (it left the answer list two rows)."""
+    text = pending["text"]
+    if pending["kind"] == "deck_card" and ": " in text:
+        return text.split(": ", 1)[0] + " (its text is in the Decision box of the track)"
+    return text
+
+
 def pending_entry(state: dict, pending: dict) -> dict:
-    return {"kind": pending["kind"], "text": pending["text"], "rule": pending.get("rule", ""),
+    return {"kind": pending["kind"], "text": prompt_words(pending),
+            "rule": pending.get("rule", ""),
             "role": pending["role"], "who": role_text(state, pending["role"])}
 
 
@@ -160,7 +172,8 @@ def prompt_entry(game, ctx, state: dict, view: dict, pending: dict) -> dict:
         if tip:
             entry["tip"] = tip
         actions.append(entry)
-    entry = {"kind": pending["kind"], "text": pending["text"], "rule": pending.get("rule", ""),
+    entry = {"kind": pending["kind"], "text": prompt_words(pending),
+             "rule": pending.get("rule", ""),
              "role": pending["role"], "who": role_text(state, pending["role"]),
              "actions": actions}
     if ctx is not None:
@@ -183,6 +196,34 @@ def instruction(change: dict) -> str:
     return INSTRUCTIONS.get(kind, "Apply this on the board.")
 
 
+#: A pointer into the rules' source text ("seed 003 L1706-1708") means nothing to a player:
+#: the report names the rulebook's mission results instead.
+SOURCE_LINES = re.compile(r"seed 00\d (L\d+(-\d+)?(, )?)+ says what they achieve")
+SOURCE_SECTION = re.compile(r"\(section ([\d.]+) of seed 00\d\)")
+
+
+def player_text(text: str) -> str:
+    """A report line in a player's words: no reference to the rules' source lines."""
+    text = SOURCE_LINES.sub("the mission's results in the rulebook say what they achieve",
+                            text)
+    return SOURCE_SECTION.sub(r"(rulebook section \1)", text)
+
+
+def result_words(game, state: dict, code: str) -> str:
+    """The Mission phase's result in words: each group's mission and the level it reached
+    (the short code, such as ``D0 I0c``, is for simulations)."""
+    if state.get("kind", "mission-phase") != "mission-phase":
+        return "resolved" if code == "resolved" else code
+    parts = []
+    for g in state.get("groups", []):
+        mission = game.data.missions.get(g["mission"])
+        name = f"{g['mission']} {mission.name}" if mission is not None else g["mission"]
+        how = {"aborted": "aborted", "called_off": f"called off at level {g['level']}"}.get(
+            g["status"], f"level {g['level']}")
+        parts.append(f"{g['id']} {name}: {how}")
+    return "; ".join(parts) or "no mission group"
+
+
 def outcome_entry(game, state: dict) -> dict | None:
     outcome = game.outcome(state)
     if outcome is None:
@@ -190,20 +231,22 @@ def outcome_entry(game, state: dict) -> dict | None:
     lines = []
     for change in outcome["changes"]:
         kind = change.get("kind", "")
-        lines.append({"rule": change.get("rule", ""), "kind": kind, "text": change.get("text", ""),
+        lines.append({"rule": change.get("rule", ""), "kind": kind,
+                      "text": player_text(change.get("text", "")),
                       "instruction": instruction(change)})
     scenario = game.data.scenarios.get(str(state.get("scenario")), {})
     title = scenario.get("title", state.get("scenario"))
-    text = (f"The Mission phase of this environs is over: {outcome['result']}"
+    result = result_words(game, state, outcome["result"])
+    text = (f"The Mission phase of this environs is over: {result}"
             if state.get("kind", "mission-phase") == "mission-phase"
             else f"{KIND_NAMES.get(state.get('kind'), '')}: over")
     copy = [f"Freedom in the Galaxy — {title} (seed {state.get('seed')})",
-            f"Result: {outcome['result']}", "",
+            f"Result: {result}", "",
             "What to change on the board (FIG-MIS-24):"]
     for k, line in enumerate(lines, start=1):
         copy.append(f"{k}. [{line['rule']}] {line['text']}")
         copy.append(f"   → {line['instruction']}")
-    return {"result": outcome["result"], "text": text, "lines": lines,
+    return {"result": result, "code": outcome["result"], "text": text, "lines": lines,
             "copy_text": "\n".join(copy) + "\n", "turn": outcome.get("turn")}
 
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QGridLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit,
-                               QPushButton, QSplitter, QTableWidget,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QFrame,
+                               QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
+                               QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from struggle_desktop.games import get_game
@@ -43,6 +43,12 @@ EVENT_STATUS = {
 DRAW_LABEL = {"regular": "Regular", "bonus": "Bonus", "bonus_only": "Bonus-only"}
 STATUS_LABEL = {"active": "drawing", "stopped": "stopped", "aborted": "aborted"}
 ROLE_LABEL = {"phasing": "phasing player", "enemy": "other player"}
+#: The Decision box's title for each kind of question: a new kind brings a new title.
+CHIT_TITLES = {"chit_next": "Decision: the next draw", "chit_drama": "Decision: Drama",
+               "chit_drama_bid": "Decision: the Drama bid",
+               "chit_immunity": "Decision: use an immunity?",
+               "chit_enemy_loss": "Decision: a unit lost", "chit_medical_aid":
+               "Decision: Medical Aid!", "chit_accident": "Decision: who is wounded"}
 
 
 # ====================================================================== shared by both views
@@ -147,6 +153,10 @@ class PromptBox(QGroupBox):
     action it sends; ``perform`` is the window's. The controls are rebuilt on every refresh
     (the old ones are deleted later: one of them may be the button being clicked)."""
 
+    #: Lines of the question kept in view above the answers; a longer question (a card's
+    #: whole text) scrolls in that place, so the answers never move with its length.
+    TEXT_LINES = 6
+
     def __init__(self, perform: Callable[[dict], bool], parent: QWidget | None = None):
         super().__init__("Decision", parent)
         self.setObjectName("freedom-prompt")
@@ -154,10 +164,26 @@ class PromptBox(QGroupBox):
         layout = QVBoxLayout(self)
         self.text = bold(wrapped())
         self.text.setObjectName("freedom-prompt-text")
+        self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.note = wrapped()
         self.note.setStyleSheet("color: gray")
-        layout.addWidget(self.text)
-        layout.addWidget(self.note)
+        # The question and its note sit in a place of fixed height (scrolling when longer):
+        # the first row of answers is always at the same height in the box, whatever the
+        # question's length (a second click on "OK, noted" found another control there).
+        words = QWidget()
+        words_column = QVBoxLayout(words)
+        words_column.setContentsMargins(0, 0, 0, 0)
+        words_column.addWidget(self.text)
+        words_column.addWidget(self.note)
+        words_column.addStretch(1)
+        self.words = QScrollArea()
+        self.words.setObjectName("freedom-prompt-words")
+        self.words.setWidget(words)
+        self.words.setWidgetResizable(True)
+        self.words.setFrameShape(QFrame.Shape.NoFrame)
+        self.words.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.words.setFixedHeight(self.TEXT_LINES * self.text.fontMetrics().lineSpacing() + 6)
+        layout.addWidget(self.words)
         self._area: QWidget | None = None
         self._rows: QVBoxLayout | None = None
         #: (action, button) for every button shown now: tests and hints find them here.
@@ -166,7 +192,9 @@ class PromptBox(QGroupBox):
         self.choices: list[tuple[QComboBox, QPushButton]] = []
         self.clear()
 
-    def clear(self, text: str = "", note: str = "") -> None:
+    def clear(self, text: str = "", note: str = "", title: str = "Decision") -> None:
+        """A new question: ``title`` names its kind, so that a new set of answers in the
+        same place comes with a visible change of the box's title."""
         if self._area is not None:
             self._area.hide()
             self._area.deleteLater()
@@ -177,9 +205,12 @@ class PromptBox(QGroupBox):
         self._area.show()
         self.buttons = []
         self.choices = []
+        self.setTitle(title)
         self.text.setText(text)
+        self.text.setToolTip(text if len(text) > 200 else "")
         self.note.setText(note)
         self.note.setVisible(bool(note))
+        self.words.verticalScrollBar().setValue(0)
 
     def _shown(self, *widgets: QWidget) -> None:
         # Widgets put into a visible parent's layout are shown only at the next event loop
@@ -190,16 +221,24 @@ class PromptBox(QGroupBox):
     def act(self, action: dict) -> bool:
         return bool(self._perform(action))
 
-    def button(self, label: str, action: dict, tip: str = "") -> QPushButton:
+    def button(self, label: str, action: dict | None, tip: str = "") -> QPushButton:
+        """A button sending ``action``; without one, a greyed button keeping its place
+        (``tip`` says why it cannot be used now)."""
         b = QPushButton(label)
         b.setToolTip(tip or label)
+        if action is None:
+            b.setEnabled(False)
+            return b
         b.clicked.connect(lambda _=False, a=action: self.act(a))
         self.buttons.append((action, b))
         return b
 
-    def add_buttons(self, items: Iterable[tuple[str, dict]], per_row: int = 4,
-                    caption: str = "") -> None:
-        """Buttons ``(label, action)``, ``per_row`` to a row, after an optional caption."""
+    def add_buttons(self, items: Iterable[tuple], per_row: int = 4,
+                    caption: str = "", after: str = "") -> None:
+        """Buttons ``(label, action)`` or ``(label, None, why)`` (greyed, keeping its place),
+        ``per_row`` to a row, after an optional caption and before optional words
+        ``after`` (words that change, such as a counter's value, go after the buttons so
+        that they never push them)."""
         items = list(items)
         if not items:
             return
@@ -211,9 +250,12 @@ class PromptBox(QGroupBox):
             made.append(QLabel(caption))
             grid.addWidget(made[-1], 0, 0)
             col0 = 1
-        for i, (label, action) in enumerate(items):
-            made.append(self.button(label, action))
+        for i, (label, action, *why) in enumerate(items):
+            made.append(self.button(label, action, *why))
             grid.addWidget(made[-1], i // per_row, col0 + i % per_row)
+        if after:
+            made.append(QLabel(after))
+            grid.addWidget(made[-1], 0, col0 + min(per_row, len(items)))
         holder = QHBoxLayout()
         holder.addLayout(grid)
         holder.addStretch(1)
@@ -304,6 +346,7 @@ class ChitMugView(QWidget):
         self._data = game.data
         self._tables = game.chit_tables()
         self._view: dict | None = None
+        self._board: dict = {}
         outer = QVBoxLayout(self)
         self.header = bold(wrapped(), 1.0)
         self.header.setObjectName("chits-header")
@@ -357,6 +400,7 @@ class ChitMugView(QWidget):
     def refresh(self, board: dict | None, legal: list[dict]) -> None:
         view = view_of(board)
         self._view = view
+        self._board = board or {}
         if view is None:
             self.header.setText("No environs is open.")
             self.prompt.clear()
@@ -448,8 +492,11 @@ class ChitMugView(QWidget):
                 taken = made["bonus_only" if g["bonus_only"] else "bonus"]
                 left = max(0, g["count"] - taken) if g["status"] == "active" else 0
                 bonus = f"count {g['count']}, {left} left"
-            rows.append([g["id"], mission, ", ".join(g["members"]),
-                         STATUS_LABEL.get(g["status"], g["status"]), letters, bonus])
+            # Once the environs is resolved nobody draws any more: a group still "active"
+            # then has simply finished its draws.
+            status = ("finished" if g["status"] == "active" and view.get("outcome") is not None
+                      else STATUS_LABEL.get(g["status"], g["status"]))
+            rows.append([g["id"], mission, ", ".join(g["members"]), status, letters, bonus])
         fill(self.groups, rows)
         fit_height(self.groups)
         cells = view.get("cells") or []
@@ -521,7 +568,8 @@ class ChitMugView(QWidget):
             self.prompt.clear("Nothing is waiting.")
             return
         who = self.side_name(view, pending["role"])
-        self.prompt.clear(pending["text"], f"{who} decides ({pending.get('rule', '')})")
+        self.prompt.clear(pending["text"], f"{who} decides ({pending.get('rule', '')})",
+                          CHIT_TITLES.get(pending["kind"], "Decision"))
         if not legal:
             return
         for caption, items in chit_choices(pending, legal, view):
@@ -538,8 +586,14 @@ class ChitMugView(QWidget):
             return
         lines = [f"{env['phasing_side'].title()} missions, {where}, game turn "
                  f"{view.get('turn', '?')}:"]
-        for e in outcome:
-            text = e["text"]
+        # The board's lines are the same changes in a player's words (no pointers into the
+        # rules' source text); the view's own text only when the board has none.
+        board_outcome = self._board.get("outcome")
+        worded = [line["text"] for line in (board_outcome.get("lines") or [])
+                  ] if isinstance(board_outcome, dict) else []
+        if len(worded) != len(outcome):
+            worded = [e["text"] for e in outcome]
+        for e, text in zip(outcome, worded):
             if e.get("group") and e.get("chits") is not None and "letters" in e:
                 text += f" [chits {', '.join(e['chits']) or 'none'}]"
             lines.append(f"- {text}")

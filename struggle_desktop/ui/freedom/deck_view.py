@@ -35,6 +35,17 @@ from struggle_desktop.ui.freedom.chits_view import (PromptBox, ReportBox, bold, 
 SIDES = ("rebel", "imperial")
 COUNTERS = {"general_research": "General Research", "force_points": "Force points"}
 BOX_NAMES = {"new": "New box", "due": "Due box", "discard": "discard pile"}
+#: The Decision box's title for each kind of question: a new kind brings a new title.
+DECK_TITLES = {"deck_pick_secret": "Decision: pick a secret card",
+               "deck_play": "Decision: play a card or pass",
+               "deck_contest": "Decision: contest the play?",
+               "deck_prevail": "Decision: prevail or give way?",
+               "deck_forced_play": "Decision: play a card", "deck_card": "A card's text",
+               "deck_keep_secret": "Decision: keep a secret card",
+               "deck_reduce": "Decision: spend General Research?",
+               "deck_m1_held": "Decision: the possessions held",
+               "deck_leak_choice": "Decision: who leaks", "deck_count": "Decision: planets",
+               "deck_between": "Between two Events Segments: your moves"}
 
 
 def signed(n: int) -> str:
@@ -290,7 +301,8 @@ class DeckView(QWidget):
                               "Hand over to that player.")
             return
         self.prompt.clear(pending["text"], f"the {pending['role'].title()} decides "
-                          f"({pending.get('rule', '')})")
+                          f"({pending.get('rule', '')})",
+                          DECK_TITLES.get(pending["kind"], "Decision"))
         if not legal:
             return
         kind = pending["kind"]
@@ -345,11 +357,23 @@ class DeckView(QWidget):
         by_verb: dict[str, list[dict]] = {}
         for a in legal:
             by_verb.setdefault(a["verb"], []).append(a)
+        # Every step, up or down, has a button of its own in a fixed place; a step the
+        # rules refuse now (below zero, FIG-EVT-22) is greyed there, so that a "−1" never
+        # appears where the "+1" just clicked was. The value follows the buttons.
+        adjust = by_verb.get("adjust", [])
+        sizes = sorted({abs(a["by"]) for a in adjust})
         for counter, label in COUNTERS.items():
-            steps = [a for a in by_verb.get("adjust", []) if a["counter"] == counter]
+            legal_steps = {a["by"]: a for a in adjust if a["counter"] == counter}
             value = view[counter].get(role, 0) if role in SIDES else "?"
-            self.prompt.add_buttons([(signed(a["by"]), a) for a in steps], per_row=4,
-                                    caption=f"{label} ({value}):")
+            items = []
+            for by in [-n for n in reversed(sizes)] + sizes:
+                action = legal_steps.get(by)
+                why = ("" if action is not None
+                       else f"{label} cannot go below zero by your own choice (FIG-EVT-22)")
+                items.append((signed(by), action, why))
+            now = signed(value) if counter == "force_points" and value != "?" else value
+            self.prompt.add_buttons(items, per_row=len(items) or 1, caption=f"{label}:",
+                                    after=f"now {now}")
         where = {}
         for box in ("new", "due"):
             for e in view["places"][box]:

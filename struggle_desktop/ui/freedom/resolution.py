@@ -3,6 +3,10 @@
 From top to bottom:
 
 * the step counter (step k of N, FIG-MIS-5) with the segment, and the scenario;
+* the decision waited for, as a form (prompts.py), or who it waits for — or at the end the
+  outcome summary (FIG-MIS-24): each change with its rule ID and what to do on the board,
+  with a Copy button that puts the plain text on the clipboard. It comes first, so nothing
+  above it changes its place from one question to the next;
 * the environs summary (location, size, type, planet state and loyalty, enemy, creature,
   races, the phasing side's characters) beside the last random event and the last
   mission-success roll, each drawn as its two dice — the dark tens die and the light units
@@ -10,10 +14,7 @@ From top to bottom:
   a group is marked);
 * the groups: mission letter and name, leader, members, status, success levels, bonus
   adjustment (FIG-BDR-10), bonus dice count and rolls once in the bonus segment, and a
-  Call off button per active group while the call-off prompt waits (FIG-MIS-16);
-* the decision waited for, as a form (prompts.py), or who it waits for;
-* at the end the outcome summary (FIG-MIS-24): each change with its rule ID and what to do
-  on the board, with a Copy button that puts the plain text on the clipboard.
+  Call off button per active group while the call-off prompt waits (FIG-MIS-16).
 
 The view draws a board (games/freedom/presentation.py) and hands the player's answers to
 ``act(action) -> reason or None``; it never changes the game. ``render_image`` draws it
@@ -194,6 +195,17 @@ class ResolutionView(QScrollArea):
         head.addWidget(self.scenario_label)
         column.addLayout(head)
 
+        # The decision, or the summary at the end, first under the step counter: nothing
+        # above it changes height from one question to the next (the environs and the groups
+        # table did, and Continue moved between steps), and it is in view without scrolling.
+        self.prompt_box = QGroupBox("Decision")
+        self.prompt_box.setObjectName("freedom-prompt")
+        self.prompt_column = QVBoxLayout(self.prompt_box)
+        self.form: QWidget | None = None
+        column.addWidget(self.prompt_box)
+        self.summary_box = self._build_summary()
+        column.addWidget(self.summary_box)
+
         # The environs beside the last two rolls.
         top = QHBoxLayout()
         self.environs_box = QGroupBox("Environs")
@@ -240,15 +252,6 @@ class ResolutionView(QScrollArea):
         groups_column.addWidget(self.table)
         groups_column.addWidget(self.no_groups)
         column.addWidget(self.groups_box)
-
-        # The decision, or the summary at the end.
-        self.prompt_box = QGroupBox("Decision")
-        self.prompt_box.setObjectName("freedom-prompt")
-        self.prompt_column = QVBoxLayout(self.prompt_box)
-        self.form: QWidget | None = None
-        column.addWidget(self.prompt_box)
-        self.summary_box = self._build_summary()
-        column.addWidget(self.summary_box)
         column.addStretch(1)
         self.setWidget(page)
 

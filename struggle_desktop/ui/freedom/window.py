@@ -42,6 +42,9 @@ from struggle_desktop.ui.shell import GameWindow
 #: The events deck's sides: a hand-over between them hides the hands (FIG-EVT).
 DECK_SIDES = ("rebel", "imperial")
 ENVIRONS_FORM = "struggle_desktop.ui.freedom.environs_form"
+#: The least width of each right-hand panel and of the central view (pixels).
+PANEL_MIN_WIDTH = 320
+CENTRE_MIN_WIDTH = 560
 NO_FORM_TIP = "The New Environs form is not in this build yet"
 
 
@@ -82,6 +85,10 @@ class FreedomWindow(GameWindow):
             "The summary is on the clipboard (plain text)")
         self.modes.addWidget(self.resolution)
         self._mode_views["mission-phase"] = self.resolution
+        # A minimum of its own: the views' wishes (a long answer's button, a wide table) vary
+        # from question to question, and the panels on the right were squeezed to make room,
+        # changing width between questions. The views fit what they are given.
+        self.modes.setMinimumSize(CENTRE_MIN_WIDTH, 300)
         column.addWidget(self.modes, 1)
         self.set_centre(page)
         self.game_page = page
@@ -128,11 +135,27 @@ class FreedomWindow(GameWindow):
         self.splitDockWidget(self.decision_dock, self.log_dock, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.log_dock, self.dice_dock)
         self.log_dock.raise_()
+        # Stable widths: each panel has a minimum of its own (not its contents' wish, which
+        # changed between questions), so neither the window nor a saved layout squeezes it.
+        for dock in self.docks:
+            dock.visibilityChanged.connect(lambda _shown: self._hold_panel_widths())
+        self._hold_panel_widths()
         self.resizeDocks([self.decision_dock], [400], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.decision_dock, self.log_dock], [380, 520],
+        # The answer list, Hint and Do it whole on a laptop screen: the Decision panel takes
+        # the larger share of the column (the Log scrolls).
+        self.resizeDocks([self.decision_dock, self.log_dock], [560, 340],
                          Qt.Orientation.Vertical)
         self.decision_dock.action_chosen.connect(self.perform)
         self.decision_dock.hint_requested.connect(self.show_hint)
+
+    def _hold_panel_widths(self) -> None:
+        """Each right-hand panel's least width is PANEL_MIN_WIDTH, whatever its contents wish
+        (the panel's scroller otherwise takes its contents' minimum, which changed from one
+        question to the next). Again after every change: a new seat builds new widgets."""
+        for dock in self.docks:
+            holder = dock.widget()        # built when first shown (see the connection below)
+            if holder is not None and holder.minimumWidth() != PANEL_MIN_WIDTH:
+                holder.setMinimumWidth(PANEL_MIN_WIDTH)
 
     def build_game_actions(self) -> None:
         self.act_environs = self._action("New &Environs…", lambda: self.new_environs(),
@@ -239,6 +262,7 @@ class FreedomWindow(GameWindow):
         if not hasattr(self, "overlay"):
             return          # still building: the first change is drawn at the end of __init__
         super().on_document_changed()
+        self._hold_panel_widths()
         self._update_environs_action()
         doc = self.document
         if doc.session is None:
