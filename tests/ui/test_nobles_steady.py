@@ -148,6 +148,7 @@ def test_the_ship_panel_does_not_take_the_recruit_panels_place_under_the_pointer
     QApplication.sendEvent(dock, QEvent(QEvent.Type.Leave))
     QApplication.processEvents()
     assert not win.cargo_dock.visibleRegion().isEmpty() and dock.visibleRegion().isEmpty()
+    assert "comes forward" not in win.status_text.text()          # no longer news
 
 
 def test_a_prompt_brings_its_panel_forward_when_the_pointer_is_elsewhere(make_window, qtbot):

@@ -203,7 +203,7 @@ class ShipToken(QGraphicsObject):
         else:
             painter.setPen(QPen(QColor("#0b0e16"), 1.0))
         painter.drawPath(self.hull())
-        painter.setPen(INK)
+        painter.setPen(TEXT if moved else INK)      # light on a moved (darkened) hull
         painter.setFont(font(bold=True))
         painter.drawText(QRectF(0, 0, self.number_width(self.unit) - 3, TOKEN_H),
                          Qt.AlignmentFlag.AlignCenter, self.number)
@@ -212,6 +212,7 @@ class ShipToken(QGraphicsObject):
             painter.setBrush(QColor("white"))
             painter.setPen(QPen(INK, 0.8))
             painter.drawRoundedRect(badge, 3, 3)
+            painter.setPen(INK)
             painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(self.cargo))
 
     # ------------------------------------------------------------------ dragging
@@ -629,7 +630,7 @@ class NoblesScene(QGraphicsScene):
             mine = slots[k * share:(k + 1) * share] if k < len(lines) - 1 else slots[k * share:]
             if not mine:
                 break                                   # no room left: see the tooltip
-            widths = [w - 8 for _y, w in mine]
+            widths = [w - 6 for _y, w in mine]
             rows, whole = fit_rows(stack_words(st), bold, widths)
             if not whole:
                 rows, whole = fit_rows(stack_summary(st), bold, widths)
@@ -642,7 +643,7 @@ class NoblesScene(QGraphicsScene):
                 chip.setZValue(6)
                 chip.setToolTip(f"{st['owner']}: {st['summary']}")
                 self.stack_items.setdefault(entry["key"], []).append(chip)
-                self._text(text, QPointF(rect.left() + 4, rect.center().y()), bold=True,
+                self._text(text, QPointF(rect.left() + 3, rect.center().y()), bold=True,
                            colour=INK, z=7)
 
     def _half_width(self, dy: float) -> float:

@@ -382,6 +382,7 @@ class NoblesWindow(SeatedWindow):
         if waiting is None or waiting[1] is not panel or panel.visibleRegion().isEmpty():
             return
         self._bring(waiting[0])
+        self.show_message("")        # the note that it was waiting is done with
 
     def _prompt_words(self) -> str:
         prompt = (self.document.board or {}).get("prompt")
