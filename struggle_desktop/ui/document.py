@@ -181,6 +181,9 @@ class GameDocument(QObject):
         self.game: Any = None
         self.path: Path | None = None
         self.dirty = False
+        #: A new game nothing has been done in yet: its scenario, seed and options make it
+        #: again, so closing it loses nothing and asks nothing (set by ``new_game`` only).
+        self.untouched = False
         self.autosave_enabled = autosave
         #: Whether the last autosave was written: only then may the window promise the
         #: player that an unsaved game is kept in it. None: none was tried yet.
@@ -327,6 +330,7 @@ class GameDocument(QObject):
         session = Session.new(game, str(scenario), int(seed), dict(options or {}))
         self._install(game, session, None)
         self.dirty = True
+        self.untouched = True
         self._autosave()
         self.changed.emit()
 
@@ -353,6 +357,7 @@ class GameDocument(QObject):
         self._present = None
         self._timeline = None
         self._shared = None
+        self.untouched = False
         self.seat = game.roles[0]
         self.game = game
         self.session = session
@@ -462,6 +467,7 @@ class GameDocument(QObject):
         self._board = None
         self._shown = None
         self.dirty = True
+        self.untouched = False
         self._autosave()
         self.changed.emit()
         return PerformResult(True, "", frames, new_entries)
@@ -533,6 +539,7 @@ class GameDocument(QObject):
         self._board = None
         self._shown = None
         self.dirty = True
+        self.untouched = False
         self._autosave()
         self.message.emit(f"{verb}: {record.label}")
         self.changed.emit()

@@ -662,7 +662,8 @@ class GameWindow(QMainWindow):
 
     def new_game_dialog(self) -> None:
         from struggle_desktop.ui.dialogs.new_game import choose_new_game
-        choice = choose_new_game(self, self.recent_files())
+        shown = self.document.game.id if self.document.game is not None else self.game_id
+        choice = choose_new_game(self, self.recent_files(), current=shown)
         if not choice:
             return
         if choice["kind"] == "open":
@@ -718,9 +719,10 @@ class GameWindow(QMainWindow):
 
     def maybe_keep_changes(self) -> bool:
         """Ask before a game with unsaved changes is replaced. The question says the autosave
-        keeps it only when the autosave was written (not where its folder cannot be)."""
+        keeps it only when the autosave was written (not where its folder cannot be). A new
+        game nothing was done in is not asked about: starting it again loses nothing."""
         doc = self.document
-        if doc.session is None or not doc.dirty or not self.isVisible():
+        if doc.session is None or not doc.dirty or doc.untouched or not self.isVisible():
             return True
         kept = ("\n(It is also kept in the autosave until the next game starts.)"
                 if doc.autosave_enabled and doc.autosaved else

@@ -205,7 +205,7 @@ def test_a_bad_file_from_the_new_game_dialog(playing, dialogs, tmp_path, monkeyp
 
     path = _fifo(tmp_path)
     monkeypatch.setattr(new_game, "choose_new_game",
-                        lambda parent, recent: {"kind": "open", "path": str(path)})
+                        lambda parent, recent, **_: {"kind": "open", "path": str(path)})
     before = picture(playing)
     playing.act_new.trigger()
     assert_refused_once(dialogs, playing, before)

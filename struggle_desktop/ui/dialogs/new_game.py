@@ -78,6 +78,59 @@ def option_title(help_text: str) -> tuple[str, str]:
     return help_text[:1].upper() + help_text[1:], ""
 
 
+def option_words(help_text: str, rule: str = "") -> tuple[str, str]:
+    """An optional rule's short name for its box and the rest (an explanation in brackets,
+    the rule IDs) for the note beside it, which wraps: a long help text as a box's own text
+    would widen the dialog past a laptop screen.
+
+    >>> option_words("Stargates (SGE-STG)")
+    ('Stargates', 'SGE-STG')
+    >>> option_words("Things Get Better (one chit more each turn)", "BFG-OPT-5")
+    ('Things Get Better', 'one chit more each turn · BFG-OPT-5')
+    """
+    name, rules = option_title(help_text)
+    detail = ""
+    if not rules and name.endswith(")") and " (" in name:
+        name, _, detail = name.partition(" (")
+        detail = detail[:-1]
+    rules = rules or rule
+    return name, " · ".join(part for part in (detail, rules) if part)
+
+
+class DetailsScroll(QScrollArea):
+    """The scenario's details, scrolling down only: never narrower than the widest row of
+    its contents (the option rows of the game chosen), so that neither the splitter nor a
+    small screen cuts a row off."""
+
+    def minimumSizeHint(self):   # noqa: N802 - Qt's name
+        hint = super().minimumSizeHint()
+        inner = self.widget()
+        if inner is not None:
+            hint.setWidth(max(hint.width(), inner.minimumSizeHint().width()
+                              + self.verticalScrollBar().sizeHint().width()
+                              + 2 * self.frameWidth()))
+        return hint
+
+
+class ToggleLabel(QLabel):
+    """An option's note, which wraps; a click on it toggles its box, as a click on the box's
+    own text would."""
+
+    def __init__(self, text: str, box: QCheckBox):
+        super().__init__(text)
+        self.box = box
+        self.setWordWrap(True)
+
+    def mouseReleaseEvent(self, event) -> None:   # noqa: N802 - Qt's name
+        if event.button() == Qt.MouseButton.LeftButton and self.box.isEnabled():
+            self.box.toggle()
+        super().mouseReleaseEvent(event)
+
+
+#: Longer names than this go into the wrapping note beside an empty box.
+BOX_NAME_LIMIT = 40
+
+
 def band_ranges(bands: dict) -> list[tuple[str, str]]:
     """[(level, 'VP range')] from a scenario's upper limits: VP at or below a band's number
     is that level, above the last one the best level."""
@@ -112,7 +165,7 @@ class NewGameDialog(QDialog):
     """Choose a new game (or a recent file). After ``exec()`` accepted, ``choice()`` says what."""
 
     def __init__(self, parent: QWidget | None = None, recent: Iterable[Path | str] = (),
-                 game_ids: Iterable[str] | None = None):
+                 game_ids: Iterable[str] | None = None, current: str | None = None):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.setObjectName("new-game-dialog")
@@ -129,6 +182,8 @@ class NewGameDialog(QDialog):
         self._bands_cache: dict[tuple[str, str], dict] = {}
         self._recent = [Path(p) for p in recent]
         self._game_ids = list(game_ids) if game_ids is not None else list(ALL_GAME_IDS)
+        #: The game on screen: the dialog opens on it (another game is one choice away).
+        self._current = current
 
         self.error = error_label()
         layout = QVBoxLayout(self)
@@ -196,6 +251,11 @@ class NewGameDialog(QDialog):
         self.scenario_list.setObjectName("scenario-list")
         self.scenario_list.setAlternatingRowColors(True)
         self.scenario_list.setSpacing(2)
+        # A long title wraps in the list instead of running under a horizontal scroll bar.
+        self.scenario_list.setWordWrap(True)
+        self.scenario_list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.scenario_list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.scenario_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scenario_list.currentItemChanged.connect(lambda *_: self._show_scenario())
         label.setBuddy(self.scenario_list)
         column.addWidget(label)
@@ -258,11 +318,17 @@ class NewGameDialog(QDialog):
         column.addLayout(seed_row)
         column.addStretch(1)
 
-        scroll = QScrollArea()
+        scroll = DetailsScroll()
+        scroll.setObjectName("scenario-details")
         scroll.setWidget(inner)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # The details scroll down only: their texts wrap to the width, and the pane is kept at
+        # least as wide as its widest row (``DetailsScroll``), so nothing is cut off.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.details_scroll = scroll
+        self.details_inner = inner
         return scroll
 
     def _build_recent(self) -> QGroupBox:
@@ -315,7 +381,11 @@ class NewGameDialog(QDialog):
 
     # ------------------------------------------------------------------ game and scenario
     def _first_playable(self) -> str | None:
+        """The game the dialog opens on: the one on screen, else Struggle, else the first
+        this build can show."""
         ids = [g for g in self._game_ids if has_screen(g)]
+        if self._current in ids:
+            return self._current
         return DEFAULT_GAME if DEFAULT_GAME in ids else (ids[0] if ids else None)
 
     def _load_game(self, game_id: str | None) -> None:
@@ -360,6 +430,7 @@ class NewGameDialog(QDialog):
         self.select_scenario(DEFAULT_SCENARIO if DEFAULT_SCENARIO in self._scenarios
                              else next(iter(self._scenarios), ""))
         self._set_tab_order()
+        self.details_scroll.updateGeometry()     # the option rows of this game set its width
 
     def _set_tab_order(self) -> None:
         """Top to bottom as the eye reads; the option boxes are rebuilt per game, after the
@@ -433,20 +504,24 @@ class NewGameDialog(QDialog):
             # "all" is a command-line shortcut; the boxes themselves say the same here.
             if spec.get("type") != "bool" or key == "all":
                 continue
-            name, rules = option_title(spec.get("help", key))
-            rules = rules or spec.get("rule", "")
-            box = QCheckBox(name)
+            name, rules = option_words(spec.get("help", key), spec.get("rule", ""))
+            box = QCheckBox(name if len(name) <= BOX_NAME_LIMIT else "")
+            box.setAccessibleName(name)
+            if not box.text():
+                rules = f"{name}" + (f" · {rules}" if rules else "")
             box.setObjectName(f"option-{key}")
             box.setChecked(bool(spec.get("default", False)))
             box.toggled.connect(lambda _on: show_error(self.error, ""))
             lock = QLabel()
             lock.setTextFormat(Qt.TextFormat.RichText)
+            lock.setWordWrap(True)
             self._option_boxes[key] = box
             self._option_notes[key] = (lock, rules)
             self.options_grid.addWidget(box, row, 0)
             self.options_grid.addWidget(lock, row, 1)
-            rules_label = muted(rules)
-            rules_label.setWordWrap(False)
+            # Several rule IDs (and an explanation) wrap rather than widen the pane.
+            rules_label = ToggleLabel(rules, box)
+            rules_label.setPalette(muted().palette())
             self.options_grid.addWidget(rules_label, row, 2)
             self._option_rows[key] = [box, lock, rules_label]
             row += 1
@@ -528,7 +603,7 @@ class NewGameDialog(QDialog):
         played = self._rules_scenario()
         required = set(played.get("required_options") or []) if played else set()
         for key, box in self._option_boxes.items():
-            name = box.text()
+            name = box.accessibleName()
             lock, _rules = self._option_notes[key]
             if key in required:
                 box.setChecked(True)
@@ -684,9 +759,11 @@ class NewGameDialog(QDialog):
 
 
 def choose_new_game(parent: QWidget | None = None, recent: Iterable[Path | str] = (),
-                    game_ids: Iterable[str] | None = None) -> dict | None:
-    """Show the dialog modally; the choice, or None if the player cancelled."""
-    dialog = NewGameDialog(parent, recent, game_ids)
+                    game_ids: Iterable[str] | None = None,
+                    current: str | None = None) -> dict | None:
+    """Show the dialog modally, open on the game ``current`` (the one on screen); the
+    choice, or None if the player cancelled."""
+    dialog = NewGameDialog(parent, recent, game_ids, current)
     try:
         return dialog.choice() if dialog.exec() == QDialog.DialogCode.Accepted else None
     finally:

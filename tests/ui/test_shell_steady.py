@@ -1,0 +1,151 @@
+"""The shared shell and its dialogs stay readable and say why (issue: a table that stays
+still under the hand).
+
+* The New Game dialog shows every scenario's name, description and rule IDs without a
+  horizontal scroll bar, and opens on the game on screen.
+* Help → How to Play scales its pictures to the width of the page.
+* The History chart counts turns in whole numbers and names its event marks; the Forecast
+  panel says what it is and how to run one before any forecast (no empty axes).
+* Quitting an untouched new game asks nothing.
+* A restored layout gives every panel at least its minimum width, and a panel's minimum
+  width does not change between questions.
+* Every greyed shell command says why, in its tooltip and, for its key, in the status bar.
+
+The dialogs are tested at the width they open with on a 1366x768 screen and on a 1920x1080 one
+(both 940 px: ``resize_to_fit`` caps them), and narrower still.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QMessageBox
+
+from struggle_desktop.ui.dialogs.new_game import NewGameDialog
+from struggle_desktop.ui.screens import has_screen, window_class
+
+from tests.ui.helpers import window_maker
+
+#: A game of each kind, as a new user would start it.
+GAMES = [("struggle", "3"), ("battles", "civil-war"), ("nobles", "standard"), ("freedom", "a1")]
+#: The New Game dialog's width on both screens, and a narrower one.
+DIALOG_WIDTHS = [940, 800]
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def open_window(qtbot, settings):
+    made = []
+
+    def make(game_id, scenario=None):
+        win = window_class(game_id)(settings=settings)
+        made.append(win)
+        win.resize(1600, 1000)
+        win.show()
+        qtbot.waitExposed(win)
+        if scenario is not None:
+            win.new_game(game_id, scenario, 7, {})
+        return win
+    yield make
+    for win in made:
+        win.document.dirty = False
+        win.close()
+        win.deleteLater()
+
+
+def settle(qtbot, ms: int = 30) -> None:
+    QApplication.processEvents()
+    qtbot.wait(ms)
+
+
+# ------------------------------------------------------------------------------ New Game
+def clipped_parts(dialog: NewGameDialog) -> list[str]:
+    """What of the scenario on show cannot be read without scrolling sideways: a horizontal
+    scroll bar with somewhere to go, a label or box reaching past the visible pane, a text
+    that does not fit its widget."""
+    problems = []
+    scroll = dialog.details_scroll
+    if scroll.horizontalScrollBar().maximum() > 0:
+        problems.append(f"details scroll sideways by {scroll.horizontalScrollBar().maximum()} px")
+    viewport = scroll.viewport()
+    for widget in [*dialog.details_inner.findChildren(QLabel),
+                   *dialog.details_inner.findChildren(QAbstractButton)]:
+        if not widget.isVisible() or not widget.text():
+            continue
+        right = widget.mapTo(viewport, QPoint(widget.width(), 0)).x()
+        if right > viewport.width() + 1:
+            problems.append(f"{widget.text()[:30]!r} reaches {right} px of a "
+                            f"{viewport.width()} px pane")
+        unwrapped = isinstance(widget, QAbstractButton) or not widget.wordWrap()
+        if unwrapped and widget.sizeHint().width() > widget.width() + 1:
+            problems.append(f"{widget.text()[:30]!r} needs {widget.sizeHint().width()} px, "
+                            f"has {widget.width()}")
+    names = dialog.scenario_list
+    if names.horizontalScrollBar().maximum() > 0:
+        problems.append("the scenario list scrolls sideways")
+    for row in range(names.count()):
+        item = names.item(row)
+        rect = names.visualItemRect(item)
+        needed = names.fontMetrics().boundingRect(
+            rect.adjusted(0, 0, 0, 10_000), Qt.TextFlag.TextWordWrap, item.text())
+        if needed.width() > rect.width() or rect.right() > names.viewport().width():
+            problems.append(f"scenario {item.text().splitlines()[0]!r} is cut off")
+    return problems
+
+
+@pytest.mark.parametrize("width", DIALOG_WIDTHS)
+@pytest.mark.parametrize("game_id", [g for g, _ in GAMES if has_screen(g)])
+def test_new_game_dialog_shows_every_scenario_without_sideways_scrolling(qtbot, game_id, width):
+    dialog = NewGameDialog(current=game_id)
+    qtbot.addWidget(dialog)
+    dialog.resize(width, 700)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    problems = []
+    for row in range(dialog.scenario_list.count()):
+        dialog.scenario_list.setCurrentRow(row)
+        settle(qtbot, 5)
+        problems += [f"{game_id} {dialog.scenario_id()} at {dialog.width()} px: {p}"
+                     for p in clipped_parts(dialog)]
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("game_id, scenario", GAMES[1:])
+def test_new_game_opens_on_the_game_on_screen(open_window, monkeypatch, game_id, scenario):
+    win = open_window(game_id, scenario)
+    seen = []
+
+    def look(dialog):
+        seen.append(dialog.game_combo.currentData())
+        return QMessageBox.DialogCode.Rejected        # cancelled: nothing changes
+
+    monkeypatch.setattr(NewGameDialog, "exec", look)
+    win.act_new.trigger()
+    assert seen == [game_id]
+
+
+# ------------------------------------------------------------------------------ quitting
+@pytest.mark.parametrize("game_id, scenario", GAMES)
+def test_quitting_an_untouched_new_game_asks_nothing(open_window, monkeypatch, game_id,
+                                                     scenario):
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *args, **kw: asked.append(args) or QMessageBox.StandardButton.Cancel)
+    win = open_window(game_id, scenario)
+    assert win.document.dirty        # not saved: the window would have asked before
+    win.act_quit.trigger()
+    assert asked == [] and not win.isVisible()
+
+
+def test_quitting_after_an_action_still_asks(open_window, monkeypatch):
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *args, **kw: asked.append(args) or QMessageBox.StandardButton.Cancel)
+    win = open_window("struggle", "3")
+    assert win.autopilot_step()
+    win.act_quit.trigger()
+    assert len(asked) == 1 and win.isVisible()     # cancelled: the game stays
