@@ -149,3 +149,29 @@ def test_quitting_after_an_action_still_asks(open_window, monkeypatch):
     assert win.autopilot_step()
     win.act_quit.trigger()
     assert len(asked) == 1 and win.isVisible()     # cancelled: the game stays
+
+
+# ------------------------------------------------------------------------------ the guide
+@pytest.mark.parametrize("width", [1000, 700])
+def test_guide_pictures_fit_the_width_of_the_page(qtbot, width):
+    from struggle_desktop.ui.dialogs.guide import GuideDialog
+
+    dialog = GuideDialog(None, "Struggle")
+    qtbot.addWidget(dialog)
+    dialog.resize(width, 700)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    with_pictures = [row for row, (_, text) in enumerate(dialog.parts) if "![" in text]
+    assert len(with_pictures) >= 3, "the guide should show some screenshots"
+    problems = []
+    for row in with_pictures:
+        dialog.index.setCurrentRow(row)
+        settle(qtbot, 5)
+        bar = dialog.page.horizontalScrollBar()
+        if bar.maximum() > 0:
+            problems.append(f"{dialog.parts[row][0]!r} scrolls sideways by {bar.maximum()} px")
+    assert problems == [], "\n".join(problems)
+    # Narrower still: the pictures follow the page.
+    dialog.resize(width - 150, 700)
+    settle(qtbot)
+    assert dialog.page.horizontalScrollBar().maximum() == 0

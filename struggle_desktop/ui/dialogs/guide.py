@@ -13,7 +13,8 @@ import html
 import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, Qt, QUrl
+from PySide6.QtGui import QImage, QTextDocument, QTextImageFormat
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QListWidget, QTextBrowser,
                                QVBoxLayout, QWidget)
 
@@ -80,6 +81,65 @@ def controls_markdown(rows: list[tuple[str, str]], mouse: list[tuple[str, str]])
     return "\n".join(out)
 
 
+class FittingBrowser(QTextBrowser):
+    """A text browser whose pictures are never wider than its page: each is drawn at its own
+    width or, when the page is narrower, scaled down to the page (its height in proportion),
+    again whenever the page changes width. The guide's screenshots are 1366 px wide and the
+    page much less, so at their own size they needed a horizontal scroll bar."""
+
+    #: Room left beside a picture for the document's margin.
+    MARGIN = 12
+
+    def setMarkdown(self, text: str) -> None:   # noqa: N802 - Qt's name
+        super().setMarkdown(text)
+        self.fit_pictures()
+
+    def resizeEvent(self, event) -> None:        # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit_pictures()
+
+    def picture_size(self, name: str) -> tuple[int, int] | None:
+        """A picture's own size in pixels (None: it cannot be read), read once per name."""
+        sizes = self.__dict__.setdefault("_sizes", {})
+        if name not in sizes:
+            data = self.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl(name))
+            image = data if isinstance(data, QImage) else QImage.fromData(data) \
+                if isinstance(data, (QByteArray, bytes)) else QImage()
+            sizes[name] = None if image.isNull() else (image.width(), image.height())
+        return sizes[name]
+
+    def fit_pictures(self) -> None:
+        room = max(50, self.viewport().width() - 2 * int(self.document().documentMargin())
+                   - self.MARGIN)
+        block = self.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                form = fragment.charFormat()
+                if fragment.isValid() and form.isImageFormat():
+                    self._fit(block, fragment, form.toImageFormat(), room)
+                it += 1
+            block = block.next()
+
+    def _fit(self, block, fragment, image: QTextImageFormat, room: int) -> None:
+        natural = self.picture_size(image.name())
+        if natural is None:
+            return
+        width, height = natural
+        scale = min(1.0, room / width)
+        want = (round(width * scale), round(height * scale))
+        if (round(image.width()), round(image.height())) == want:
+            return
+        image.setWidth(want[0])
+        image.setHeight(want[1])
+        cursor = self.textCursor()
+        cursor.setPosition(fragment.position())
+        cursor.setPosition(fragment.position() + fragment.length(),
+                           cursor.MoveMode.KeepAnchor)
+        cursor.setCharFormat(image)
+
+
 class GuideDialog(QDialog):
     """The guide, a section at a time, opened at ``start`` (a section title, matched loosely)."""
 
@@ -98,7 +158,8 @@ class GuideDialog(QDialog):
         # As wide as the longest title (within reason), so no title is cut.
         self.index.setFixedWidth(min(380, self.index.sizeHintForColumn(0)
                                      + 2 * self.index.frameWidth() + 12))
-        self.page = QTextBrowser()
+        self.page = FittingBrowser()
+        self.page.setObjectName("guide-page")
         self.page.setOpenExternalLinks(True)
         self.page.setSearchPaths([str(guide_path().parent)])
         self.index.currentRowChanged.connect(self.show_part)
