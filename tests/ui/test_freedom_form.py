@@ -18,6 +18,7 @@ from struggle_desktop.engine.rng import Rng
 from struggle_desktop.engine.session import Session
 from struggle_desktop.games.freedom import GAME, environs
 from struggle_desktop.ui.freedom.environs_form import EnvironsForm
+from struggle_desktop.ui.freedom.pickers import set_combo_value
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "freedom-form.png"
@@ -49,7 +50,11 @@ def drag(source, name: str, target) -> None:
     for a mouse that never moves), so the drag's own data (the source list's mimeData) is sent
     to the target's viewport as the enter, move and drop events a real drag would deliver."""
     source.select_name(name)
-    mime = source.mimeData([source.currentItem()])
+    drop_mime(source.mimeData([source.currentItem()]), target)
+
+
+def drop_mime(mime, target) -> None:
+    """The enter, move and drop events of a drag carrying ``mime`` over ``target``."""
     viewport = target.viewport()
     centre = viewport.rect().center()
     actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
@@ -196,7 +201,13 @@ def test_a_second_group_with_the_same_mission_and_a_dash_leader_are_refused(qtbo
     drag(form.free_list, "Vudot Vodot", first.member_list)
     qtbot.mouseClick(form.add_group_button, Qt.MouseButton.LeftButton)
     second = form.groups[1]
+    # Add group starts on a mission no group has (it began on group 1's D, refused at once).
+    assert second.letter != first.letter == "D"
     drag(form.free_list, "Zina Adora", second.member_list)
+    form.check()
+    assert second.status.text() == "Ready."
+    # Chosen by hand, the same mission is refused, and the form says why.
+    set_combo_value(second.mission, "D")
     form.check()
     assert first.status.text() == "Ready."
     assert second.status.text() == "Refused: another group already has mission D here."
@@ -204,6 +215,42 @@ def test_a_second_group_with_the_same_mission_and_a_dash_leader_are_refused(qtbo
     drag(form.free_list, "Oneste Woada", third.member_list)
     form.check()
     assert third.status.text().startswith("Refused: Oneste Woada cannot lead mission A")
+
+
+def test_a_character_dragged_from_the_bonus_chart_is_entered_in_the_environs(qtbot, form):
+    """The chart's row dropped on "In this environs" enters the character (the drop did
+    nothing); a second drop of him, or a variant row, is refused with the reason shown."""
+    choose(form.chart_side, "rebel")
+    drag(form.character_picker, "Vudot Vodot", form.character_list)
+    assert form.character("Vudot Vodot") is not None
+    assert form.character_list.names() == ["Vudot Vodot"]
+    assert form.drop_note.isHidden()
+    drag(form.character_picker, "Vudot Vodot", form.character_list)
+    assert [c["name"] for c in form._characters] == ["Vudot Vodot"]
+    assert not form.drop_note.isHidden()
+    assert "already in this environs" in form.drop_note.text()
+    picker = form.character_picker
+    variant = next(name for name, row in picker.rows().items() if row.variant_of is not None)
+    row = list(picker.rows()).index(variant)
+    drop_mime(picker.mimeData([picker.item(row, 0)]), form.character_list)
+    assert form.character(variant) is None
+    assert "variant row" in form.drop_note.text()
+
+
+def test_add_group_starts_on_a_free_mission_or_says_why_not(qtbot, form):
+    """Each added group starts on a mission no other group has (FIG-MIS-4); once every
+    mission of the side has a group, Add group adds none and says why."""
+    qtbot.mouseClick(form.add_group_button, Qt.MouseButton.LeftButton)
+    for _ in range(40):
+        before = len(form.groups)
+        qtbot.mouseClick(form.add_group_button, Qt.MouseButton.LeftButton)
+        if len(form.groups) == before:
+            break
+    letters = [g.letter for g in form.groups]
+    assert len(letters) == len(set(letters)) > 2
+    assert form.free_missions() == []
+    assert not form.group_note.isHidden()
+    assert "every mission" in form.group_note.text()
 
 
 def test_dragging_moves_between_groups_and_back_out(qtbot, form):

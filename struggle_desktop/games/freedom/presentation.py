@@ -150,11 +150,11 @@ def role_text(state: dict, role: str) -> str:
 
 def prompt_words(pending: dict) -> str:
     """The question in the banner and the answer list. A card's text (``deck_card``) is
-    shown once, in the events view's Decision box: here only the card and its moment, so the
+    shown once, in the events view's box "A card's text": here only the card and its moment, so the
     text is not repeated above the answers (it left the answer list two rows)."""
     text = pending["text"]
     if pending["kind"] == "deck_card" and ": " in text:
-        return text.split(": ", 1)[0] + " (its text is in the Decision box of the track)"
+        return text.split(": ", 1)[0] + " (its text is shown under “A card's text”)"
     return text
 
 

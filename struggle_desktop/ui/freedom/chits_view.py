@@ -157,7 +157,8 @@ class PromptBox(QGroupBox):
     #: whole text) scrolls in that place, so the answers never move with its length.
     TEXT_LINES = 6
 
-    def __init__(self, perform: Callable[[dict], bool], parent: QWidget | None = None):
+    def __init__(self, perform: Callable[[dict], bool], parent: QWidget | None = None,
+                 text_lines: int | None = None):
         super().__init__("Decision", parent)
         self.setObjectName("freedom-prompt")
         self._perform = perform
@@ -181,8 +182,11 @@ class PromptBox(QGroupBox):
         self.words.setWidget(words)
         self.words.setWidgetResizable(True)
         self.words.setFrameShape(QFrame.Shape.NoFrame)
+        self.words.viewport().setAutoFillBackground(False)     # the box's own background
+        words.setAutoFillBackground(False)
         self.words.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.words.setFixedHeight(self.TEXT_LINES * self.text.fontMetrics().lineSpacing() + 6)
+        lines = text_lines or self.TEXT_LINES
+        self.words.setFixedHeight(lines * self.text.fontMetrics().lineSpacing() + 6)
         layout.addWidget(self.words)
         self._area: QWidget | None = None
         self._rows: QVBoxLayout | None = None

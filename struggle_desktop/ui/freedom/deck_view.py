@@ -35,6 +35,8 @@ from struggle_desktop.ui.freedom.chits_view import (PromptBox, ReportBox, bold, 
 SIDES = ("rebel", "imperial")
 COUNTERS = {"general_research": "General Research", "force_points": "Force points"}
 BOX_NAMES = {"new": "New box", "due": "Due box", "discard": "discard pile"}
+#: Lines of a card's text in view above the answers.
+CARD_TEXT_LINES = 10
 #: The Decision box's title for each kind of question: a new kind brings a new title.
 DECK_TITLES = {"deck_pick_secret": "Decision: pick a secret card",
                "deck_play": "Decision: play a card or pass",
@@ -164,7 +166,8 @@ class DeckView(QWidget):
         left.setStretchFactor(1, 2)
         left.setChildrenCollapsible(False)
 
-        self.prompt = PromptBox(self._perform, self)
+        # Room for a whole card's text on a laptop screen (a longer one scrolls in place).
+        self.prompt = PromptBox(self._perform, self, text_lines=CARD_TEXT_LINES)
         self.report = ReportBox("Report", self)
         self.log = QPlainTextEdit()
         self.log.setObjectName("deck-log")

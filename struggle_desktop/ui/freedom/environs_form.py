@@ -570,9 +570,19 @@ class EnvironsForm(QDialog):
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(heading("In this environs", 1.1))
-        self.character_list = QListWidget()
+        # A drop target for the chart's rows (dragging out of it is not offered: the groups
+        # tab has its own list of the phasing side's characters).
+        self.character_list = NameList("environs")
+        self.character_list.setDragEnabled(False)
+        self.character_list.setToolTip("Drag a character here from the bonus chart, or "
+                                       "double-click its row there")
         self.character_list.setObjectName("characters-here")
         column.addWidget(self.character_list, 2)
+        self.drop_note = muted("")
+        self.drop_note.setObjectName("characters-drop-note")
+        self.drop_note.setStyleSheet(f"color: {ERROR};")
+        self.drop_note.hide()
+        column.addWidget(self.drop_note)
         row = QHBoxLayout()
         self.remove_character_button = QPushButton("Remove character")
         row.addWidget(self.remove_character_button)
@@ -646,6 +656,7 @@ class EnvironsForm(QDialog):
         self.ship_picker.picked.connect(self.add_ship)
         self.ship_button.clicked.connect(lambda: self.add_ship(self.ship_picker.current_name()))
         self.character_list.currentRowChanged.connect(lambda _r: self._show_character())
+        self.character_list.dropped.connect(self._character_dropped)
         self.remove_character_button.clicked.connect(self._remove_selected_character)
         self.add_sovereign_button.clicked.connect(self._add_sovereign)
         self.take_possession_button.clicked.connect(self._take_possession)
@@ -678,6 +689,11 @@ class EnvironsForm(QDialog):
         self.add_group_button = QPushButton("&Add group")
         row.addWidget(self.add_group_button)
         column.addLayout(row)
+        self.group_note = muted("")
+        self.group_note.setObjectName("group-add-note")
+        self.group_note.setWordWrap(True)
+        self.group_note.hide()
+        column.addWidget(self.group_note)
         self.group_area = QScrollArea()
         self.group_area.setWidgetResizable(True)
         holder = QWidget()
@@ -693,7 +709,7 @@ class EnvironsForm(QDialog):
         page.setSizes([300, 860])
 
         self.free_list.dropped.connect(lambda name, _o: self.move_character(name, None))
-        self.add_group_button.clicked.connect(lambda: self.add_group())
+        self.add_group_button.clicked.connect(self._add_group_clicked)
         return page
 
     def _build_pools(self) -> QWidget:
@@ -821,6 +837,25 @@ class EnvironsForm(QDialog):
         self._characters.append({"name": row.name, "side": row.side})
         self._refresh_characters(select=row.name)
         self.edited()
+
+    def _character_dropped(self, name: str, origin: str) -> None:
+        """A row dropped from the character chart is entered; anything else is told why
+        not (a drop that does nothing says so)."""
+        if origin != "chart-character":
+            self.drop_note.setText("Only a character's row of the bonus chart can be "
+                                   "dropped here.")
+        elif name not in self.character_picker.rows():
+            self.drop_note.setText(f"{name} is not a row of the chart shown.")
+        elif self.data.chart_row(name).variant_of is not None:
+            self.drop_note.setText(f"{self.data.display_name(name)} is a variant row: drop "
+                                   "the character himself (his Variant box selects it).")
+        elif self.character(name) is not None:
+            self.drop_note.setText(f"{self.data.display_name(name)} is already in this "
+                                   "environs.")
+        else:
+            self.drop_note.setText("")
+            self.add_character(name)
+        self.drop_note.setVisible(bool(self.drop_note.text()))
 
     def _add_sovereign(self) -> None:
         name = self.sovereign_choice.currentData()
@@ -960,11 +995,34 @@ class EnvironsForm(QDialog):
         fill_combo(self.sovereign_choice, [(n, n) for n in names] or [("", "(no sovereign)")])
 
     # groups -----------------------------------------------------------------------------
+    def free_missions(self) -> list[str]:
+        """The missions the phasing side may try that no group has yet (a mission is tried
+        by one group only, FIG-MIS-4), those a new group starts on best first."""
+        side = self.phasing.currentData()
+        taken = {g.letter for g in self._groups}
+        free = [x for x in self.enums["missions"] if x not in taken
+                and self.data.mission(x).allowed_for(side)]
+        # Diplomacy first (the commonest), then the missions that need no target named.
+        return sorted(free, key=lambda x: (x != "D", x in self.game.targeted_missions))
+
+    def _add_group_clicked(self) -> None:
+        """Add group: the new group starts on the first mission not yet taken, so that it is
+        legal at once; when none is left it is not added, and the form says why."""
+        free = self.free_missions()
+        if not free:
+            self.group_note.setText("No group can be added: every mission the phasing side "
+                                    "may try has a group already (each mission is tried by "
+                                    "one group only).")
+            self.group_note.show()
+            return
+        self.group_note.hide()
+        self.add_group({"mission": free[0]})
+
     def add_group(self, record: dict | None = None) -> GroupBox:
         self._group_counter += 1
         box = GroupBox(self, self._group_counter)
         self._groups.append(box)
-        box.load(record or {"mission": "D"})
+        box.load(record or {"mission": (self.free_missions() or ["D"])[0]})
         self._place_groups()
         self._refresh_performers()
         self._refresh_group_lists()
@@ -989,7 +1047,11 @@ class EnvironsForm(QDialog):
         return list(self._groups)
 
     def move_character(self, name: str, to: GroupBox | None) -> None:
-        """Put ``name`` into group ``to`` (None: back to the free list), out of any other."""
+        """Put ``name`` into group ``to`` (None: back to the free list), out of any other.
+        Only a character entered in the environs moves (a chart row dropped on a group's list
+        is not one yet)."""
+        if self.character(name) is None:
+            return
         for g in self._groups:
             if name in g.members and g is not to:
                 g.set_members([m for m in g.members if m != name])

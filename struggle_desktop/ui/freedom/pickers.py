@@ -118,7 +118,34 @@ class ChartPicker(QTableWidget):
         self.verticalHeader().setDefaultSectionSize(22)
         self.setWordWrap(False)
         self.itemDoubleClicked.connect(lambda _item: self._pick())
+        # A character's row may be dragged into the list of the environs (drag only: the
+        # chart itself never changes by a drop).
+        self.setDragEnabled(kind == "character")
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly if kind == "character"
+                             else QAbstractItemView.DragDropMode.NoDragDrop)
+        self.setDefaultDropAction(Qt.DropAction.CopyAction)
         self.set_side("rebel")
+
+    @property
+    def origin(self) -> str:
+        """Where a drag from this chart comes from, as the drop target reads it."""
+        return f"chart-{self.kind}"
+
+    def mimeTypes(self) -> list[str]:      # noqa: N802 - Qt's name
+        return [CHARACTER_MIME]
+
+    def mimeData(self, items) -> QMimeData:     # noqa: N802 - Qt's name
+        """The dragged row's name (a variant row or a row already taken drags nothing the
+        drop target accepts: it names why on the drop)."""
+        row = items[0].row() if items else -1
+        item = self.item(row, 0) if row >= 0 else None
+        name = item.data(NAME_ROLE) if item is not None else None
+        if name is None and 0 <= row < len(self.rows()):
+            name = list(self.rows())[row]        # a variant row: the target says why not
+        return character_mime(str(name or ""), self.origin)
+
+    def supportedDropActions(self) -> Qt.DropAction:   # noqa: N802 - Qt's name
+        return Qt.DropAction.CopyAction
 
     def keyPressEvent(self, event) -> None:     # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
