@@ -165,6 +165,67 @@ def test_a_prompt_brings_its_panel_forward_when_the_pointer_is_elsewhere(make_wi
     assert not win.cargo_dock.visibleRegion().isEmpty()
 
 
+def test_the_noble_actions_hold_still_after_one_is_taken(make_window, qtbot):
+    """Taking a Noble action by double-click leaves every row of the Actions panel where it
+    was: the one taken (and those no longer possible) greyed, saying why, so a second
+    double-click on the same spot takes no other action (the tree was filled again and
+    another action came under the pointer)."""
+    from PySide6.QtWidgets import QTreeWidgetItemIterator
+
+    win = make_window()
+    to_first_recruiting(win, qtbot)
+    doc = win.document
+    for _ in range(400):
+        prompt = doc.board["prompt"]
+        if prompt and prompt["kind"] == "noble_action" and doc.waiting_role == doc.seat \
+                and any(a["verb"] == "act" for a in win.prompt_actions()):
+            break
+        if win._program_to_move():
+            win.program_step()
+        else:
+            assert win.perform(doc.hint())
+        QApplication.processEvents()
+    else:
+        raise AssertionError("no Noble action came")
+    dock = win.actions_dock
+    win._bring(dock)
+    tree = dock.tree
+    qtbot.waitUntil(lambda: not tree.viewport().visibleRegion().isEmpty())
+    tree.expandAll()                       # the player opens the groups of actions
+
+    def leaves():
+        found = []
+        it = QTreeWidgetItemIterator(tree)
+        while it.value():
+            item = it.value()
+            if item.data(0, Qt.ItemDataRole.UserRole):
+                found.append(item)
+            it += 1
+        return found
+
+    first = leaves()[0]
+    action = first.data(0, Qt.ItemDataRole.UserRole)
+    spot = tree.visualItemRect(first).center()
+    places = [(leaf.data(0, Qt.ItemDataRole.UserRole), tree.visualItemRect(leaf).topLeft())
+              for leaf in leaves()]
+    count = len(doc.session.actions)
+    double_click(qtbot, tree.viewport(), spot)
+    assert len(doc.session.actions) == count + 1
+    assert doc.session.actions[-1]["action"] == action
+    QApplication.processEvents()
+    now = tree.itemAt(spot)
+    assert now.data(0, Qt.ItemDataRole.UserRole) == action
+    after = [(leaf.data(0, Qt.ItemDataRole.UserRole), tree.visualItemRect(leaf).topLeft())
+             for leaf in leaves()]
+    assert after[:len(places)] == places
+    if action not in [a for a in win.prompt_actions()]:
+        assert not now.flags() & Qt.ItemFlag.ItemIsEnabled
+        assert "Not possible now" in now.toolTip(0)
+        if (doc.board["prompt"] or {}).get("kind") == "noble_action":
+            double_click(qtbot, tree.viewport(), spot)
+            assert len(doc.session.actions) == count + 1            # nothing else taken
+
+
 def test_counts_of_one_are_singular(make_window, qtbot):
     """'1 world', never '1 worlds', on the map's house chips and in the Houses panel."""
     from PySide6.QtWidgets import QGraphicsSimpleTextItem

@@ -622,12 +622,22 @@ class ActionsDock(DockPanel):
     """The seated house's allies and Noble actions: what each ally gives and its uses left this
     turn, each Noble's state (may act, moved, fought, acted), the caps on attempts, and —
     during its Noble Actions — every action grouped by who does it and what; double-click
-    one to take it."""
+    one to take it. Like the Recruit panel, the tree holds still while the house acts: an
+    action no longer possible stays in its place, greyed, saying why, and one newly possible
+    goes at the end, so no row moves under the pointer; a double-click counts only on the row
+    it was pressed on."""
     object_name = "dock-nobles-actions"
     title = "Actions"
     default_area = Qt.DockWidgetArea.RightDockWidgetArea
 
     action_chosen = Signal(dict)
+
+    def __init__(self, document, parent=None):
+        super().__init__(document, parent)
+        self._step: tuple | None = None           # (turn, house) the rows belong to
+        self._leaves: dict[str, QTreeWidgetItem] = {}
+        self._pressed: QTreeWidgetItem | None = None
+        self._double_click = False
 
     def create_widget(self) -> QWidget:
         box = QWidget()
@@ -642,37 +652,74 @@ class ActionsDock(DockPanel):
         self.tree.setObjectName("nobles-actions")
         self.tree.setHeaderHidden(True)
         self.tree.itemActivated.connect(self._activated)
+        self.tree.viewport().installEventFilter(self)
         layout.addWidget(self.summary, 1)
         layout.addWidget(self.tree, 2)
         return box
 
     def update_widget(self) -> None:
         board = self.document.board
-        self.tree.clear()
         if board is None:
+            self._reset(None)
             self.summary.setText("No game is open.")
             return
         letter = board["seat"] if board["seat"] in {h["letter"] for h in board["houses"]} \
             else board.get("waiting_for")
         house = next((h for h in board["houses"] if h["letter"] == letter), None)
         if house is None:
+            self._reset(None)
             self.summary.setText("Nobody is seated.")
             return
         self.summary.setText(actions_summary_html(board, house))
         prompt = board.get("prompt")
-        acts = [e for e in (prompt or {}).get("actions", []) if e["action"]["verb"] == "act"]
-        if not acts:
-            if prompt is not None and prompt["kind"] == "noble_action":
-                item = QTreeWidgetItem(["No action is possible: choose Done"])
-                self.tree.addTopLevelItem(item)
+        if prompt is None or prompt["kind"] != "noble_action":
+            self._reset(None)
             return
+        step = (board["turn"], board["seat"])
+        if step != self._step:
+            self._reset(step)
+        offered = {action_key(e["action"]): e for e in prompt["actions"]
+                   if e["action"]["verb"] == "act"}
+        if not offered and not self._leaves:
+            if self.tree.topLevelItemCount() == 0:
+                self.tree.addTopLevelItem(QTreeWidgetItem(["No action is possible: choose Done"]))
+            return
+        fresh = [e for key, e in offered.items() if key not in self._leaves]
+        if fresh:
+            if not self._leaves:
+                self.tree.clear()                   # (a "no action" line shown before)
+            self._add(board, fresh, at_end=bool(self._leaves))
+        for key, leaf in self._leaves.items():
+            entry = offered.get(key)
+            if entry is not None:
+                leaf.setText(0, entry["label"])
+                leaf.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                leaf.setToolTip(0, "Double-click to take this action")
+            elif leaf.flags() & Qt.ItemFlag.ItemIsEnabled:       # gone since the last look
+                reason = self.document.check(leaf.data(0, Qt.ItemDataRole.UserRole)) \
+                    or "not possible now"
+                leaf.setFlags(Qt.ItemFlag.NoItemFlags)
+                leaf.setToolTip(0, f"Not possible now: {reason}")
+
+    def _reset(self, step: tuple | None) -> None:
+        """A new Noble Actions step (or none): the rows start again."""
+        self._step = step
+        self._leaves.clear()
+        self._pressed = None
+        self.tree.clear()
+
+    def _add(self, board: dict, entries: list[dict], at_end: bool) -> None:
+        """Rows for ``entries``, grouped by who acts and how. Rows added after the first look
+        go in groups of their own at the end (marked "now possible"), never among the rows
+        already shown."""
         actors: dict[str, QTreeWidgetItem] = {}
         kinds: dict[tuple[str, str], QTreeWidgetItem] = {}
-        for entry in acts:
+        for entry in entries:
             a = entry["action"]
             actor = a["actor"]
             if actor not in actors:
-                actors[actor] = QTreeWidgetItem([actor_label(board, actor)])
+                label = actor_label(board, actor) + (" — now possible" if at_end else "")
+                actors[actor] = QTreeWidgetItem([label])
                 self.tree.addTopLevelItem(actors[actor])
             key = (actor, a["kind"])
             if key not in kinds:
@@ -682,13 +729,33 @@ class ActionsDock(DockPanel):
             leaf.setData(0, Qt.ItemDataRole.UserRole, a)
             leaf.setToolTip(0, "Double-click to take this action")
             kinds[key].addChild(leaf)
+            self._leaves[action_key(a)] = leaf
         for item in actors.values():
             item.setExpanded(True)
 
+    def eventFilter(self, watched, event) -> bool:   # noqa: N802 - Qt's name
+        """Remember the row a press lands on: the double-click that follows counts only if
+        it is still that row."""
+        if watched is self.tree.viewport():
+            if event.type() == QEvent.Type.MouseButtonPress:
+                self._pressed = self.tree.itemAt(event.position().toPoint())
+            elif event.type() == QEvent.Type.MouseButtonDblClick:
+                self._double_click = True
+        return False
+
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        by_mouse, self._double_click = self._double_click, False
         action = item.data(0, Qt.ItemDataRole.UserRole)
-        if action:
-            self.action_chosen.emit(action)
+        if not action:
+            return
+        if by_mouse and item is not self._pressed:
+            self.document.message.emit("The list changed under the pointer: nothing was done "
+                                       "(double-click again)")
+            return
+        if not item.flags() & Qt.ItemFlag.ItemIsEnabled:
+            self.document.message.emit(item.toolTip(0))
+            return
+        self.action_chosen.emit(action)
 
 
 def actor_label(board: dict, actor: str) -> str:
