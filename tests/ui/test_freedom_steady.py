@@ -334,3 +334,50 @@ def test_the_mission_phase_result_is_in_words(make_window, qtbot):
                         outcome["result"]), outcome["result"]
     assert outcome["result"] in win.banner_text.text()
     assert not re.search(r"\bD\d+\b", win.banner_text.text())
+
+
+# ------------------------------------------------------------------ the wheel
+def wheel(widget, steps: int = -1) -> None:
+    """Turn the wheel ``steps`` notches over ``widget``'s middle, as the platform would."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+
+    at = QPointF(widget.rect().center())
+    event = QWheelEvent(at, QPointF(widget.mapToGlobal(at.toPoint())), QPoint(0, 0),
+                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_over_an_unfocused_choice_does_not_change_it(make_window, qtbot):
+    """The group form's boxes (built afresh for each question) and the environs form's take
+    the wheel only when focused: a turn of the wheel meant to scroll changes no choice."""
+    from PySide6.QtWidgets import QAbstractSpinBox, QComboBox
+
+    from struggle_desktop.games import get_game
+    from struggle_desktop.ui.freedom.environs_form import EnvironsForm
+
+    win = make_window()
+    start(win, "random", 2)              # the players form the groups in the window
+    doc = win.document
+    assert doc.board["prompt"]["kind"] == "assign"
+    combo = win.resolution.form.mission_combo
+    assert combo.count() > 1
+    combo.setCurrentIndex(0)
+    win.setFocus()
+    wheel(combo)
+    assert combo.currentIndex() == 0
+    boxes = [b for kind in (QComboBox, QAbstractSpinBox) for b in win.findChildren(kind)]
+    assert all(b.focusPolicy() == Qt.FocusPolicy.StrongFocus for b in boxes)
+
+    form = EnvironsForm(get_game("freedom"), win)
+    qtbot.addWidget(form)
+    form.add_group()
+    form.check()
+    boxes = [b for kind in (QComboBox, QAbstractSpinBox) for b in form.findChildren(kind)]
+    assert boxes and all(b.focusPolicy() == Qt.FocusPolicy.StrongFocus for b in boxes)
+    mission = form.groups[-1].mission
+    mission.setCurrentIndex(0)
+    form.setFocus()
+    wheel(mission)
+    assert mission.currentIndex() == 0
