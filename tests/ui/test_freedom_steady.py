@@ -262,12 +262,24 @@ def test_the_panels_keep_their_width_between_questions(make_window, qtbot, scena
 
 
 # ------------------------------------------------------------------ in reach
-@pytest.mark.parametrize("scenario", ["a1", "b1", "c1"])
-def test_answers_hint_and_do_it_are_whole_in_view_on_a_laptop(make_window, qtbot, scenario):
+@pytest.mark.parametrize("scenario, extra", [("a1", ""), ("b1", ""), ("c1", ""),
+                                             ("a3", "timeline"), ("b1", "history"),
+                                             ("c1", "forecast")])
+def test_answers_hint_and_do_it_are_whole_in_view_on_a_laptop(make_window, qtbot, scenario,
+                                                             extra):
     """At 1366x768, for every question: the centre view's answer buttons, the answer list,
-    Hint and Do it are whole on screen without scrolling."""
+    Hint and Do it are whole on screen without scrolling, also with the timeline bar, the
+    History or the Forecast open."""
     win = make_window()
     start(win, scenario)
+    if extra == "timeline":
+        win.act_timeline_bar.trigger()
+    elif extra:
+        win.show_panel(getattr(win, f"{extra}_dock"))
+    settle()
+    if extra:
+        assert (win.timeline_bar if extra == "timeline"
+                else getattr(win, f"{extra}_dock")).isVisible()
     hidden: list[str] = []
 
     def check(_before, _action):
