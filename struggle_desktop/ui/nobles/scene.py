@@ -252,7 +252,7 @@ class MoreMark(QGraphicsObject):
         super().__init__()
         self.board_scene = scene
         self.hidden = hidden
-        self.text = f"+{len(hidden)}"
+        self.label = f"+{len(hidden)}"
         self.setToolTip("Also here: " + ", ".join(hidden) + " (click to pick the first; the "
                         "Ship panel lists them all)")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -272,10 +272,13 @@ class MoreMark(QGraphicsObject):
         painter.setPen(QPen(INK, 0.8))
         painter.drawRoundedRect(self.boundingRect().adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
         painter.setFont(font(bold=True))
-        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.text)
+        painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
+
+    def text(self) -> str:
+        return self.label
 
     def texts(self) -> list[tuple[str, QFont]]:
-        return [(self.text, font(bold=True))]
+        return [(self.label, font(bold=True))]
 
     def mousePressEvent(self, event) -> None:
         event.accept()
