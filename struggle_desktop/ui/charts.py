@@ -36,11 +36,35 @@ def track_words(name: str) -> str:
     return TRACK_WORDS.get(name, name.replace(".", " ").replace("_", " "))
 
 
+def whole_ticks(levels: list[tuple[float, list[float]]], low: float, high: float
+                ) -> list[tuple[float, list[float]]]:
+    """The tick levels pyqtgraph chose, keeping whole numbers only (turns are counted, not
+    measured: no 0.2 or 0.5 of a turn); a range shorter than one turn gets the whole
+    numbers in it.
+
+    >>> whole_ticks([(1.0, [1.0, 2.0]), (0.5, [1.5])], 1, 2)
+    [(1.0, [1.0, 2.0])]
+    >>> whole_ticks([(0.2, [1.0, 1.2, 1.4])], 1, 1.5)
+    [(1, [1])]
+    """
+    kept = [(spacing, [v for v in values if float(v).is_integer()])
+            for spacing, values in levels if spacing >= 1]
+    kept = [(spacing, values) for spacing, values in kept if values]
+    if kept:
+        return kept
+    import math
+    return [(1, list(range(math.ceil(low), math.floor(high) + 1)))]
+
+
 def plot_widget(title: str = "", left: str = "", bottom: str = "") -> Any:
     """A white pyqtgraph plot with the program's look (no mouse zoom: these are read, not
-    explored)."""
+    explored). A ``bottom`` axis of turns is marked in whole turns only."""
     import pyqtgraph as pg
     from PySide6.QtCore import QSize
+
+    class TurnAxis(pg.AxisItem):
+        def tickValues(self, minVal, maxVal, size):   # noqa: N802 - pyqtgraph's name
+            return whole_ticks(super().tickValues(minVal, maxVal, size), minVal, maxVal)
 
     class ChartWidget(pg.PlotWidget):
         # pyqtgraph asks for 600x480; a panel's layout (and the scroll area around it) would
@@ -49,7 +73,8 @@ def plot_widget(title: str = "", left: str = "", bottom: str = "") -> Any:
             return QSize(320, 160)
 
     pg.setConfigOptions(antialias=True, foreground="#333333", background="w")
-    widget = ChartWidget()
+    axes = {"bottom": TurnAxis("bottom")} if bottom == "turn" else {}
+    widget = ChartWidget(axisItems=axes)
     widget.setMenuEnabled(False)
     widget.setMouseEnabled(x=False, y=False)
     widget.hideButtons()

@@ -175,3 +175,70 @@ def test_guide_pictures_fit_the_width_of_the_page(qtbot, width):
     dialog.resize(width - 150, 700)
     settle(qtbot)
     assert dialog.page.horizontalScrollBar().maximum() == 0
+
+
+# ------------------------------------------------------------------------------ charts
+@pytest.fixture
+def played(qtbot):
+    """Struggle's scenario 1 a few turns on (the History chart has several points)."""
+    from struggle_desktop.ui.main_window import MainWindow
+    from tests.ui.test_timeline import play
+
+    maker = window_maker(qtbot, MainWindow)
+    make = next(maker)
+    win = make()
+    win.set_speed("instant")
+    assert win.new_game("struggle", "1", 3, {})
+    play(win, 60)
+    yield win
+    next(maker, None)
+
+
+def drawn_turn_ticks(chart) -> list[float]:
+    axis = chart.getAxis("bottom")
+    low, high = chart.getViewBox().viewRange()[0]
+    return [v for _, values in axis.tickValues(low, high, axis.width()) for v in values]
+
+
+def test_history_chart_counts_whole_turns(played, qtbot):
+    dock = played.history_dock
+    played.show_panel(dock)
+    settle(qtbot)
+    ticks = drawn_turn_ticks(dock.chart)
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    # Looking back to the first turn (a range of one turn and a half) too.
+    played.look_at(played.document.turn_starts()[1])
+    settle(qtbot)
+    ticks = drawn_turn_ticks(dock.chart)
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+def test_history_marks_have_labels(played, qtbot):
+    import pyqtgraph as pg
+
+    dock = played.history_dock
+    played.show_panel(dock)
+    # An event of each kind the game marks, written in a turn of the log as the chart reads it.
+    dock._mark(2, ["A leader appears in sector 04 Sagittarius Gate", "Aliens land"])
+    lines = [item for item in dock.chart.getPlotItem().items if isinstance(item, pg.InfiniteLine)]
+    assert lines
+    for line in lines:
+        label = getattr(line, "label", None)
+        assert label is not None and label.isVisible(), "a mark without a label"
+        assert label.toPlainText().startswith(f"T{int(line.value())}: ")
+        assert line.toolTip()
+    assert "A leader appears" in lines[-1].label.toPlainText()
+
+
+def test_forecast_panel_says_what_it_is_before_any_forecast(played, qtbot):
+    dock = played.forecast_dock
+    played.show_panel(dock)
+    settle(qtbot)
+    assert not dock.outcome_chart.isVisible(), "empty axes before any forecast"
+    assert dock.placeholder.isVisible()
+    words = dock.placeholder.text()
+    assert "No forecast yet" in words and "press <b>Forecast</b>" in words
+    dock.games.setValue(10)
+    dock.start()
+    assert dock.wait(120)
+    assert dock.outcome_chart.isVisible() and not dock.placeholder.isVisible()

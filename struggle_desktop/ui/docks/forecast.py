@@ -167,10 +167,20 @@ class ForecastDock(DockPanel):
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.RichText)
         outer.addWidget(self.note)
+        # Before any figures, words in the charts' place: what a forecast is and how to run
+        # one (empty axes said nothing).
+        self.placeholder = QLabel()
+        self.placeholder.setObjectName("forecast-placeholder")
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setTextFormat(Qt.TextFormat.RichText)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setStyleSheet("color: #555555; padding: 12px;")
+        self.charts.addWidget(self.placeholder, 5)
         self.outcome_chart = plot_widget("Outcomes (%)")
         self.outcome_chart.showGrid(x=True, y=False, alpha=0.2)
         self.outcome_chart.setObjectName("forecast-outcomes")
         self.charts.addWidget(self.outcome_chart, 3)
+        self.outcome_chart.hide()
         self.fan_charts: list = []
         return box
 
@@ -302,11 +312,33 @@ class ForecastDock(DockPanel):
             self.compare.setChecked(False)
         for combo in self.answers:
             combo.setEnabled(self.compare.isChecked() and not running)
-        if not running and self.summaries and any(self.summaries):
+        figures = bool(self.summaries and any(self.summaries))
+        self.outcome_chart.setVisible(figures)
+        if not figures:
+            for chart in self.fan_charts:
+                chart.hide()
+        self.placeholder.setVisible(not figures)
+        self.placeholder.setText(self.placeholder_text(has_game, running, refusal))
+        if not running and figures:
             self.note.setText(self.note_text())
         elif not running and not self.summaries:
             self.note.setText(refusal or "Plays the game from the moment on show to its end "
                               "many times, every side played by the program's own player.")
+
+    def placeholder_text(self, has_game: bool, running: bool, refusal: str | None) -> str:
+        """What stands in the charts' place before there are figures."""
+        if running:
+            return "Starting the games: the first figures appear here within a few seconds."
+        what = ("<b>No forecast yet.</b><br>A forecast plays the game from the moment on show "
+                "to its end many times and charts how often each result comes, and where the "
+                "main tracks go turn by turn.")
+        if not has_game:
+            return f"{what}<br>Start or open a game first."
+        if refusal:
+            return f"{what}<br>{refusal}"
+        return (f"{what}<br>Choose how many games, then press <b>Forecast</b>; tick "
+                f"<b>Compare two answers</b> to see two answers of the waiting question side "
+                f"by side.")
 
     def note_text(self) -> str:
         summary = next(s for s in self.summaries if s)
@@ -332,6 +364,8 @@ class ForecastDock(DockPanel):
         summaries = [s for s in self.summaries if s]
         if not summaries:
             return
+        self.placeholder.hide()
+        self.outcome_chart.show()
         game = self.document.game
         order = list(getattr(game, "outcome_order", ()))
         results = sorted({r for s in summaries for r in s["outcomes"]},

@@ -49,6 +49,23 @@ def marks(entries: list[dict], kinds: tuple[str, ...]) -> dict[int, list[str]]:
     return found
 
 
+#: A mark's label is cut to this many characters (its tooltip has the whole text).
+MARK_LABEL_LENGTH = 28
+
+
+def mark_label(turn: int, texts: list[str]) -> str:
+    """A mark's label: its first event in short, and how many more.
+
+    >>> mark_label(3, ["A leader appears in sector 04 Sagittarius Gate", "Aliens"])
+    'T3: A leader appears in sector… +1'
+    """
+    first = texts[0] if texts else "event"
+    if len(first) > MARK_LABEL_LENGTH:
+        first = first[:MARK_LABEL_LENGTH].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+    more = f" +{len(texts) - 1}" if len(texts) > 1 else ""
+    return f"T{turn}: {first}{more}"
+
+
 class HistoryDock(DockPanel):
     object_name = "dock-history"
     title = "History"
@@ -83,6 +100,7 @@ class HistoryDock(DockPanel):
                               "This game keeps no tracks turn by turn to chart.")
             self.export_button.setEnabled(False)
             self.lines = {}
+            self.mark_lines = []
             return
         entries = doc.log_entries(0)
         now = doc.game.tracks(doc.state) if hasattr(doc.game, "tracks") else None
@@ -97,8 +115,11 @@ class HistoryDock(DockPanel):
                                                pen=_pen(colour), symbol="o", symbolSize=5,
                                                symbolBrush=colour, symbolPen=None)
         self.marked = marks(entries, getattr(doc.game, "chart_marks", ()))
+        self.mark_lines = []
+        turns_shown = [turn for turn, _ in points] or [0]
+        middle = (min(turns_shown) + max(turns_shown)) / 2
         for turn, texts in sorted(self.marked.items()):
-            self._mark(turn, texts)
+            self._mark(turn, texts, left=turn > middle)
         turns = {turn for turn, _ in points}
         self.note.setText(f"{len(turns)} points, turn by turn, up to the moment on show"
                           + (f"; {sum(len(t) for t in self.marked.values())} events marked"
@@ -106,12 +127,22 @@ class HistoryDock(DockPanel):
                           "The chart begins when the first turn does.")
         self.export_button.setEnabled(bool(points))
 
-    def _mark(self, turn: int, texts: list[str]) -> None:
+    def _mark(self, turn: int, texts: list[str], left: bool = False) -> None:
+        """A dashed line at ``turn`` labelled with what happened (in short: the whole text is
+        its tooltip). Labels of neighbouring marks are staggered in height, below the legend;
+        ``left`` puts the label on the line's left (a mark in the right half of the chart,
+        whose label would run off its edge)."""
         import pyqtgraph as pg
 
-        line = pg.InfiniteLine(pos=turn, angle=90,
-                               pen=pg.mkPen("#7f8c8d", width=1, style=Qt.PenStyle.DashLine))
-        line.setToolTip("\n".join(texts[:8]) + ("\n…" if len(texts) > 8 else ""))
+        line = pg.InfiniteLine(
+            pos=turn, angle=90, pen=pg.mkPen("#7f8c8d", width=1, style=Qt.PenStyle.DashLine),
+            label=mark_label(turn, texts),
+            labelOpts={"position": 0.55 - 0.13 * (len(self.mark_lines) % 3),
+                       "color": "#444444", "fill": (255, 255, 255, 210),
+                       "anchors": [(1, 0.5), (1, 0.5)] if left else [(0, 0.5), (0, 0.5)]})
+        line.setToolTip(f"Turn {turn}:\n" + "\n".join(texts[:8])
+                        + ("\n…" if len(texts) > 8 else ""))
+        self.mark_lines.append(line)
         self.chart.addItem(line)
 
     # ------------------------------------------------------------------ export
