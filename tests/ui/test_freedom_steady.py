@@ -157,13 +157,18 @@ def to_between(qtbot, win) -> None:
 
 
 def counter_buttons(win, caption: str) -> list[QAbstractButton]:
-    """The step buttons of one counter's row, left to right."""
+    """The step buttons of one counter, left to right: those beside its caption, or the
+    row just under it."""
     view = centre_view(win)
-    label = next(w for w in view.prompt.findChildren(QWidget)
-                 if w.isVisible() and isinstance(w, QLabel) and w.text().startswith(caption[:-1]))
-    row_y = label.mapTo(win, label.rect().center()).y()
-    buttons = [b for b in view.prompt.findChildren(QAbstractButton) if b.isVisible()
-               and abs(b.mapTo(win, b.rect().center()).y() - row_y) < 4]
+    label = next(w for w in view.prompt.findChildren(QLabel)
+                 if w.isVisible() and w.text().startswith(caption[:-1]))
+    label_y = label.mapTo(win, label.rect().center()).y()
+
+    def y(b):
+        return b.mapTo(win, b.rect().center()).y()
+    shown = [b for b in view.prompt.findChildren(QAbstractButton) if b.isVisible()]
+    row_y = min((y(b) for b in shown if y(b) > label_y - 4), key=lambda v: abs(v - label_y))
+    buttons = [b for b in shown if abs(y(b) - row_y) < 4]
     return sorted(buttons, key=lambda b: b.mapTo(win, QPoint(0, 0)).x())
 
 

@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QFrame,
                                QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from struggle_desktop.games import get_game
 
@@ -153,9 +153,9 @@ class PromptBox(QGroupBox):
     action it sends; ``perform`` is the window's. The controls are rebuilt on every refresh
     (the old ones are deleted later: one of them may be the button being clicked)."""
 
-    #: Lines of the question kept in view above the answers; a longer question (a card's
-    #: whole text) scrolls in that place, so the answers never move with its length.
-    TEXT_LINES = 6
+    #: Lines of the question kept in view above the answers; a longer question scrolls in
+    #: that place, so the answers never move with its length.
+    TEXT_LINES = 4
 
     def __init__(self, perform: Callable[[dict], bool], parent: QWidget | None = None,
                  text_lines: int | None = None):
@@ -185,8 +185,8 @@ class PromptBox(QGroupBox):
         self.words.viewport().setAutoFillBackground(False)     # the box's own background
         words.setAutoFillBackground(False)
         self.words.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        lines = text_lines or self.TEXT_LINES
-        self.words.setFixedHeight(lines * self.text.fontMetrics().lineSpacing() + 6)
+        self._text_lines = text_lines or self.TEXT_LINES
+        self._set_text_lines(self._text_lines)
         layout.addWidget(self.words)
         self._area: QWidget | None = None
         self._rows: QVBoxLayout | None = None
@@ -196,9 +196,12 @@ class PromptBox(QGroupBox):
         self.choices: list[tuple[QComboBox, QPushButton]] = []
         self.clear()
 
-    def clear(self, text: str = "", note: str = "", title: str = "Decision") -> None:
+    def clear(self, text: str = "", note: str = "", title: str = "Decision",
+              lines: int | None = None) -> None:
         """A new question: ``title`` names its kind, so that a new set of answers in the
-        same place comes with a visible change of the box's title."""
+        same place comes with a visible change of the box's title; ``lines`` is the height
+        of the question's place for this kind (a card's text needs more than a question)."""
+        self._set_text_lines(lines or self._text_lines)
         if self._area is not None:
             self._area.hide()
             self._area.deleteLater()
@@ -215,6 +218,9 @@ class PromptBox(QGroupBox):
         self.note.setText(note)
         self.note.setVisible(bool(note))
         self.words.verticalScrollBar().setValue(0)
+
+    def _set_text_lines(self, lines: int) -> None:
+        self.words.setFixedHeight(lines * self.text.fontMetrics().lineSpacing() + 6)
 
     def _shown(self, *widgets: QWidget) -> None:
         # Widgets put into a visible parent's layout are shown only at the next event loop
@@ -274,15 +280,21 @@ class PromptBox(QGroupBox):
         combo = QComboBox()
         for label, action in items:
             combo.addItem(label, action)
-        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # A long card name must not widen the column (the panels beside it then changed
+        # width): the box shows what fits, its list the whole names, its tooltip the choice.
+        combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(18)
+        combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        combo.setToolTip(combo.currentText())
+        combo.currentTextChanged.connect(combo.setToolTip)
         go = QPushButton(verb)
         go.clicked.connect(lambda _=False, c=combo: self.act(c.currentData()))
         self.choices.append((combo, go))
         label = QLabel(caption)
         row.addWidget(label)
-        row.addWidget(combo)
+        row.addWidget(combo, 1)
         row.addWidget(go)
-        row.addStretch(1)
         self._rows.addLayout(row)
         self._shown(label, combo, go)
 

@@ -36,7 +36,7 @@ SIDES = ("rebel", "imperial")
 COUNTERS = {"general_research": "General Research", "force_points": "Force points"}
 BOX_NAMES = {"new": "New box", "due": "Due box", "discard": "discard pile"}
 #: Lines of a card's text in view above the answers.
-CARD_TEXT_LINES = 10
+CARD_TEXT_LINES = 12
 #: The Decision box's title for each kind of question: a new kind brings a new title.
 DECK_TITLES = {"deck_pick_secret": "Decision: pick a secret card",
                "deck_play": "Decision: play a card or pass",
@@ -166,8 +166,7 @@ class DeckView(QWidget):
         left.setStretchFactor(1, 2)
         left.setChildrenCollapsible(False)
 
-        # Room for a whole card's text on a laptop screen (a longer one scrolls in place).
-        self.prompt = PromptBox(self._perform, self, text_lines=CARD_TEXT_LINES)
+        self.prompt = PromptBox(self._perform, self)
         self.report = ReportBox("Report", self)
         self.log = QPlainTextEdit()
         self.log.setObjectName("deck-log")
@@ -305,7 +304,9 @@ class DeckView(QWidget):
             return
         self.prompt.clear(pending["text"], f"the {pending['role'].title()} decides "
                           f"({pending.get('rule', '')})",
-                          DECK_TITLES.get(pending["kind"], "Decision"))
+                          DECK_TITLES.get(pending["kind"], "Decision"),
+                          # Room for a whole card's text (a longer one scrolls in place).
+                          CARD_TEXT_LINES if pending["kind"] == "deck_card" else None)
         if not legal:
             return
         kind = pending["kind"]
@@ -362,7 +363,7 @@ class DeckView(QWidget):
             by_verb.setdefault(a["verb"], []).append(a)
         # Every step, up or down, has a button of its own in a fixed place; a step the
         # rules refuse now (below zero, FIG-EVT-22) is greyed there, so that a "−1" never
-        # appears where the "+1" just clicked was. The value follows the buttons.
+        # appears where the "+1" just clicked was.
         adjust = by_verb.get("adjust", [])
         sizes = sorted({abs(a["by"]) for a in adjust})
         for counter, label in COUNTERS.items():
@@ -375,8 +376,10 @@ class DeckView(QWidget):
                        else f"{label} cannot go below zero by your own choice (FIG-EVT-22)")
                 items.append((signed(by), action, why))
             now = signed(value) if counter == "force_points" and value != "?" else value
-            self.prompt.add_buttons(items, per_row=len(items) or 1, caption=f"{label}:",
-                                    after=f"now {now}")
+            # The counter's name and value on a line of their own above its buttons: a
+            # narrow column cuts no word, and a new value moves nothing.
+            self.prompt.add_widget(QLabel(f"{label}: now {now}"))
+            self.prompt.add_buttons(items, per_row=len(items) or 1)
         where = {}
         for box in ("new", "due"):
             for e in view["places"][box]:

@@ -89,7 +89,7 @@ class FreedomWindow(GameWindow):
         # A minimum of its own: the views' wishes (a long answer's button, a wide table) vary
         # from question to question, and the panels on the right were squeezed to make room,
         # changing width between questions. The views fit what they are given.
-        self.modes.setMinimumSize(CENTRE_MIN_WIDTH, 300)
+        self.modes.setMinimumWidth(CENTRE_MIN_WIDTH)
         column.addWidget(self.modes, 1)
         self.set_centre(page)
         self.game_page = page
