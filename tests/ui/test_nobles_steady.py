@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, Qt
-from PySide6.QtWidgets import QApplication, QListWidget
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt
+from PySide6.QtWidgets import QAbstractButton, QApplication
 
 from conftest import offscreen_platform
 from struggle_desktop.ui.nobles.window import NoblesWindow
@@ -224,6 +224,117 @@ def test_the_noble_actions_hold_still_after_one_is_taken(make_window, qtbot):
         if (doc.board["prompt"] or {}).get("kind") == "noble_action":
             double_click(qtbot, tree.viewport(), spot)
             assert len(doc.session.actions) == count + 1            # nothing else taken
+
+
+def buttons_in_view(win) -> list[tuple[QRect, QAbstractButton]]:
+    """Where every enabled button in view in the window's panels is (window coordinates)."""
+    found = []
+    for dock in win.docks:
+        if not dock.isVisible() or dock.visibleRegion().isEmpty():
+            continue
+        for button in dock.findChildren(QAbstractButton):
+            if button.isVisible() and button.isEnabled() \
+                    and button.visibleRegion().contains(button.rect().center()):
+                found.append((QRect(button.mapTo(win, QPoint(0, 0)), button.size()), button))
+    return found
+
+
+def moved_buttons(win, before) -> list[str]:
+    """The buttons of ``before`` that moved, or whose middle now holds another enabled
+    button; a panel brought forward in place of another (a change of title) and a button
+    gone or greyed are left out."""
+    moved = []
+    for place, button in before:
+        dock = next(d for d in win.docks if d.isAncestorOf(button))
+        if dock.visibleRegion().isEmpty() or not button.isVisible():
+            continue
+        now = win.childAt(place.center())
+        while now is not None and not isinstance(now, QAbstractButton) and now is not win:
+            now = now.parentWidget()
+        name = repr(button.text() or button.toolTip() or button.objectName())
+        if isinstance(now, QAbstractButton) and now is not button and now.isEnabled():
+            moved.append(f"{name} became {now.text()!r}")
+        elif button.isEnabled() and QRect(button.mapTo(win, QPoint(0, 0)),
+                                           button.size()) != place:
+            moved.append(f"{name} moved from {place.getRect()}")
+    return moved
+
+
+ACTION = Qt.ItemDataRole.UserRole + 1          # a Recruit row's purchase
+
+
+def rows_in_view(win) -> list[tuple[object, QPoint, dict]]:
+    """The purchases and Noble actions in view in the Recruit and Actions panels: (view,
+    the middle of the row in the window, its action)."""
+    found = []
+    recruit, actions = win.recruit_dock, win.actions_dock
+    if recruit.widget_built and not recruit.list.viewport().visibleRegion().isEmpty():
+        rows = recruit.list
+        for k in range(rows.count()):
+            item = rows.item(k)
+            spot = rows.visualItemRect(item).center()
+            if item.data(ACTION) and rows.viewport().rect().contains(spot):
+                found.append((rows, rows.viewport().mapTo(win, spot), item.data(ACTION)))
+    if actions.widget_built and not actions.tree.viewport().visibleRegion().isEmpty():
+        tree = actions.tree
+        tree.expandAll()                                    # the player opens the groups
+        from PySide6.QtWidgets import QTreeWidgetItemIterator
+        it = QTreeWidgetItemIterator(tree)
+        while it.value():
+            item = it.value()
+            spot = tree.visualItemRect(item).center()
+            if item.data(0, Qt.ItemDataRole.UserRole) and tree.viewport().rect().contains(spot):
+                found.append((tree, tree.viewport().mapTo(win, spot),
+                              item.data(0, Qt.ItemDataRole.UserRole)))
+            it += 1
+    return found
+
+
+def changed_rows(win, before) -> list[str]:
+    """The rows of ``before`` whose place in the window now holds another action that may
+    be taken."""
+    changed = []
+    for view, place, action in before:
+        if view.viewport().visibleRegion().isEmpty():
+            continue                                  # another panel came forward there
+        spot = view.viewport().mapFrom(win, place)
+        if not view.viewport().rect().contains(spot):
+            continue
+        item = view.itemAt(spot)
+        if item is None or not item.flags() & Qt.ItemFlag.ItemIsEnabled:
+            continue
+        now = item.data(ACTION) if hasattr(item, "listWidget") \
+            else item.data(0, Qt.ItemDataRole.UserRole)
+        if now and now != action:
+            changed.append(f"{action} became {now}")
+    return changed
+
+
+def test_no_button_or_row_moves_or_becomes_another_after_an_answer(make_window, qtbot):
+    """A game played by the hint, you against a program house, through recruiting,
+    movement, Noble actions and the program's turns: after each answer no enabled button in
+    the panels has moved or given its place to another, and no purchase or Noble action has
+    given its place to another that may be taken."""
+    win = make_window()
+    to_first_recruiting(win, qtbot)
+    doc = win.document
+    problems = []
+    kinds = set()
+    for _ in range(150):
+        if doc.board["outcome"]:
+            break
+        before = buttons_in_view(win)
+        rows = rows_in_view(win)
+        if win._program_to_move():
+            win.program_step()
+        else:
+            action = doc.hint()
+            kinds.add(doc.board["prompt"]["kind"])
+            assert win.perform(action)
+        QApplication.processEvents()
+        problems += moved_buttons(win, before) + changed_rows(win, rows)
+    assert {"recruit", "move", "noble_action"} <= kinds
+    assert problems == [], "\n".join(problems[:12])
 
 
 def test_counts_of_one_are_singular(make_window, qtbot):
