@@ -189,6 +189,9 @@ def lock_actions(window: QWidget, locked: bool) -> None:
     menu_bar = getattr(window, "menuBar", None)
     if menu_bar is not None:
         menu_bar().setEnabled(not locked)
+    update = getattr(window, "update_commands", None)
+    if not locked and update is not None:
+        update()          # greyed again what does not apply now (saying why)
 
 
 class ProgramPlayer:

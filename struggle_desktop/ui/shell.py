@@ -80,6 +80,7 @@ class GameWindow(QMainWindow):
             dock.settle()                    # as made: what a seat change puts back
         self._build_shell_actions()
         self._build_timeline()
+        self._build_refusals()
         self.build_game_actions()
         self._build_menus()
         self.document.changed.connect(self.on_document_changed)
@@ -223,9 +224,69 @@ class GameWindow(QMainWindow):
                                           "Ctrl+F1", "List every command and its key")
         self.act_about = self._action("&About…", self.show_about, None, "About this program")
 
+    def _build_refusals(self) -> None:
+        """The shell's commands that may be refused, each with why (None: allowed). While one
+        is refused it is greyed, its tooltip in the menu says why, and its keys put the
+        reason in the status bar instead of doing nothing (Undo and Redo do the same with
+        their own reasons)."""
+        doc = self.document
+
+        def no_game() -> str | None:
+            return ("no game is open: start one (File → New Game, Ctrl+N) or open one "
+                    "(Ctrl+O)" if doc.session is None else None)
+
+        def earliest() -> str | None:
+            return no_game() or ("this is the start of the game: there is nothing earlier "
+                                 "to look at" if doc.position == 0 else None)
+
+        def present() -> str | None:
+            return no_game() or ("you are looking at the present: there is nothing later "
+                                 "yet" if not doc.looking_back else None)
+
+        def play_on() -> str | None:
+            return no_game() or ("you are playing the present: look back to an earlier "
+                                 "moment first (Alt+Left, or the timeline)"
+                                 if not doc.looking_back else None)
+
+        #: action -> (why it is refused now, what it does in "Cannot <words>", its own tip)
+        self.refusals: dict[QAction, tuple] = {}
+        for action, why, words in (
+                (self.act_save, no_game, "save"), (self.act_save_as, no_game, "save"),
+                (self.act_turn_back, earliest, "look back"),
+                (self.act_step_back, earliest, "look back"),
+                (self.act_step_forward, present, "look further on"),
+                (self.act_turn_forward, present, "look further on"),
+                (self.act_present, present, "go to the present"),
+                (self.act_play_on, play_on, "play on from here")):
+            self.refusals[action] = (why, words, action.toolTip())
+            self._keys_while_greyed(action, lambda a=action: self.say_why_refused(a))
+        self.update_refusals()          # before any game: greyed, and saying why
+
+    def refusal_reason(self, action: QAction) -> str | None:
+        """Why the shell's ``action`` is refused now (None: it is not, or not one of them)."""
+        entry = self.refusals.get(action)
+        return entry[0]() if entry is not None else None
+
+    def update_refusals(self) -> None:
+        """Grey each refusable command that is refused now; its tooltip says why."""
+        for action, (why, words, tip) in self.refusals.items():
+            reason = why()
+            action.setEnabled(reason is None)
+            text = f"Cannot {words}: {reason}" if reason else tip
+            action.setToolTip(text)
+            action.setStatusTip(text)
+
+    def say_why_refused(self, action: QAction) -> None:
+        """A greyed command's key was pressed: the status bar says why it does nothing."""
+        if not self.menuBar().isEnabled():
+            return            # a hand-over screen is up: no key acts or tells (lock_actions)
+        why, words, _tip = self.refusals[action]
+        self.show_message(f"Cannot {words}: {why() or 'not possible now'}")
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         m = bar.addMenu("&File")
+        m.setToolTipsVisible(True)      # a greyed command tells why when pointed at
         m.addActions([self.act_new, self.act_open])
         self.recent_menu = QMenu("Open &Recent", self)
         m.addMenu(self.recent_menu)
@@ -246,6 +307,7 @@ class GameWindow(QMainWindow):
             m.addActions(extras)
         self.add_game_menus(bar)
         m = bar.addMenu("&Timeline")
+        m.setToolTipsVisible(True)
         m.addActions([self.act_turn_back, self.act_step_back, self.act_step_forward,
                       self.act_turn_forward])
         m.addSeparator()
@@ -525,9 +587,14 @@ class GameWindow(QMainWindow):
         if self.status_text.text() and self._moment() != self._message_moment:
             self.status_text.clear()
         self.setWindowTitle(self.window_title())
+        self.update_commands()
+
+    def update_commands(self) -> None:
+        """Enable the shell's commands that apply now and grey the others, each saying why
+        (also after a hand-over screen turned every command back on: ``lock_actions``)."""
+        doc = self.document
         has_game = doc.session is not None
-        for act in (self.act_save, self.act_save_as):
-            act.setEnabled(has_game)
+        self.update_refusals()
         reason = doc.undo_reason()
         self.act_undo.setEnabled(has_game and reason is None)
         self.act_undo.setText(f"&Undo {doc.undo_label()}".strip() if doc.undo_label() else "&Undo")
@@ -535,12 +602,6 @@ class GameWindow(QMainWindow):
         self.act_redo.setEnabled(has_game and doc.can_redo())
         redo_reason = doc.redo_reason() if has_game else "no game is open"
         self.act_redo.setToolTip(redo_reason or f"Redo: {doc.redo_label()}")
-        back = has_game and doc.looking_back
-        self.act_step_back.setEnabled(has_game and doc.position > 0)
-        self.act_turn_back.setEnabled(has_game and doc.position > 0)
-        for act in (self.act_step_forward, self.act_turn_forward, self.act_present,
-                    self.act_play_on):
-            act.setEnabled(back)
 
     def window_title(self) -> str:
         """The open game's title (file, changes, moment, game), or before one is open the name
@@ -756,6 +817,9 @@ class GameWindow(QMainWindow):
             act.setToolTip(str(path))
             act.triggered.connect(lambda _=False, p=path: self.open_file(p))
         self.recent_menu.setEnabled(bool(files))
+        self.recent_menu.menuAction().setToolTip(
+            "Your recent games" if files else
+            "No recent games yet: a game you save or open is listed here")
 
     # ------------------------------------------------------------------ undo
     def undo(self) -> None:

@@ -242,3 +242,59 @@ def test_forecast_panel_says_what_it_is_before_any_forecast(played, qtbot):
     dock.start()
     assert dock.wait(120)
     assert dock.outcome_chart.isVisible() and not dock.placeholder.isVisible()
+
+
+# ------------------------------------------------------------------------------ says why
+def press(qtbot, win, key) -> None:
+    """``key`` pressed while ``win`` is the active window (it reaches the shortcuts)."""
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtTest import QTest
+
+    win.activateWindow()
+    win.windowHandle().requestActivate()
+    qtbot.waitUntil(win.isActiveWindow)
+    QTest.keySequence(win, QKeySequence(key))
+    QApplication.processEvents()
+
+
+def test_greyed_file_commands_say_why_before_a_game(open_window, qtbot):
+    win = open_window("struggle")
+    for action in (win.act_save, win.act_save_as):
+        assert not action.isEnabled()
+        assert "no game is open" in action.toolTip()
+    press(qtbot, win, "Ctrl+S")
+    assert win.status_text.text().startswith("Cannot save: no game is open")
+    win.status_text.clear()
+    press(qtbot, win, "Alt+Left")
+    assert win.status_text.text().startswith("Cannot look back: no game is open")
+    assert "No recent games" in win.recent_menu.menuAction().toolTip()
+
+
+@pytest.mark.parametrize("game_id, scenario", GAMES)
+def test_greyed_timeline_commands_say_why(open_window, qtbot, game_id, scenario):
+    win = open_window(game_id, scenario)
+    assert win.autopilot_step()           # a game with a past to look back at
+    settle(qtbot)
+    assert win.document.history_length > 0
+    # At the present: nothing later to look at, and nothing to play on from.
+    for action, key, words in ((win.act_step_forward, "Alt+Right", "Cannot look further on"),
+                               (win.act_turn_forward, "Alt+PgDown", "Cannot look further on"),
+                               (win.act_present, "Alt+End", "Cannot go to the present"),
+                               (win.act_play_on, "Alt+Home", "Cannot play on from here")):
+        assert not action.isEnabled()
+        assert action.toolTip().startswith(words)
+        win.status_text.clear()
+        press(qtbot, win, key)
+        assert win.status_text.text().startswith(words), (key, win.status_text.text())
+    # At the start of the game: nothing earlier.
+    win.look_at(0)
+    settle(qtbot)
+    for action, key in ((win.act_step_back, "Alt+Left"), (win.act_turn_back, "Alt+PgUp")):
+        assert not action.isEnabled()
+        win.status_text.clear()
+        press(qtbot, win, key)
+        assert win.status_text.text().startswith("Cannot look back: this is the start")
+    # Once allowed, each command works again (and says nothing of refusals).
+    assert win.act_present.isEnabled()
+    press(qtbot, win, "Alt+End")
+    assert not win.document.looking_back
