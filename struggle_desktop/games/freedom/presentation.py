@@ -237,7 +237,9 @@ def outcome_entry(game, state: dict) -> dict | None:
     scenario = game.data.scenarios.get(str(state.get("scenario")), {})
     title = scenario.get("title", state.get("scenario"))
     result = result_words(game, state, outcome["result"])
-    text = (f"The Mission phase of this environs is over: {result}"
+    # The result is not repeated here: the answer list says "The game is over: <result>."
+    # before this text, and the window's banner and summary put the two together.
+    text = ("The Mission phase of this environs is over"
             if state.get("kind", "mission-phase") == "mission-phase"
             else f"{KIND_NAMES.get(state.get('kind'), '')}: over")
     copy = [f"Freedom in the Galaxy — {title} (seed {state.get('seed')})",

@@ -94,8 +94,8 @@ def call_off_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-MIS-16: Continue here; each active group's Call off button is in its table row."""
     box, column = form_column(prompt["text"])
     column.addWidget(label("A called-off group keeps its levels, is immune from now on and "
-                           "rolls no bonus dice. Use its Call off button in the table above, "
-                           "or go on:", muted=True))
+                           "rolls no bonus dice. Use its Call off button in the groups table "
+                           "below, or go on:", muted=True))
     go = find(prompt["actions"], verb="continue")
     if go is not None:
         column.addLayout(row_of(action_button("Continue", go["action"], act,
@@ -225,8 +225,6 @@ def hook_form(prompt: dict, board: dict, act: Act) -> QWidget:
                                                     f"freedom-extra-{k}")
                                       for k, e in enumerate(extras)]))
         entered = prompt.get("entered") or []
-        column.addWidget(label("Entered so far: " + ("; ".join(entered) if entered
-                                                     else "nothing"), muted=not entered))
         results = [e for e in actions if e["action"]["verb"] == "result"]
         if results:
             column.addWidget(label("Then the outcome:", bold=True))
@@ -240,6 +238,11 @@ def hook_form(prompt: dict, board: dict, act: Act) -> QWidget:
     if default is not None:
         column.addLayout(row_of(action_button(f"Default answer ({prompt.get('default_text')})",
                                               default["action"], act, "freedom-default")))
+    if hook not in ("seats", "atrocity"):
+        # Last: what was entered grows with each click, and must not push the outcome's
+        # buttons down under the pointer.
+        column.addWidget(label("Entered so far: " + ("; ".join(entered) if entered
+                                                     else "nothing"), muted=not entered))
     return box
 
 

@@ -433,7 +433,7 @@ class ResolutionView(QScrollArea):
         self.summary_box.setVisible(outcome is not None)
         if outcome is None:
             return
-        self.result_label.setText(f"{outcome['text']}")
+        self.result_label.setText(f"{outcome['text']}: {outcome['result']}")
         rows = "".join(
             f"<tr><td style='padding:3px 8px; white-space:nowrap; color:#5f6670'>{k}.</td>"
             f"<td style='padding:3px 8px; white-space:nowrap'><b>{html.escape(line['rule'])}</b>"

@@ -301,7 +301,9 @@ class FreedomWindow(GameWindow):
     def _update_banner(self, board: dict) -> None:
         outcome, prompt, pending = board.get("outcome"), board.get("prompt"), board.get("pending")
         if outcome:
-            text = f"<b>{outcome['text']}.</b> The summary lists what to change on the board."
+            result = "" if outcome["result"] == "resolved" else f": {outcome['result']}"
+            text = (f"<b>{outcome['text']}{result}.</b> The summary lists what to change on "
+                    "the board.")
         elif prompt:
             text = (f"<b>Decision of {prompt['who']}:</b> {prompt['text']} "
                     f"<span style='color:#aab4c3'>({prompt['rule']})</span>")
