@@ -145,7 +145,10 @@ def test_the_ship_panel_does_not_take_the_recruit_panels_place_under_the_pointer
     assert not any(win.loads.values()) and not any(win.unloads.values())
     # The pointer leaves the panel: the Ship panel comes forward, its title in place of
     # Recruit's.
-    QApplication.sendEvent(dock, QEvent(QEvent.Type.Leave))
+    QApplication.sendEvent(dock, QEvent(QEvent.Type.Leave))   # as a tooltip over it would
+    QApplication.processEvents()
+    assert win.cargo_dock.visibleRegion().isEmpty(), "the pointer is still over the panel"
+    qtbot.mouseMove(win.view.viewport())
     QApplication.processEvents()
     assert not win.cargo_dock.visibleRegion().isEmpty() and dock.visibleRegion().isEmpty()
     assert "comes forward" not in win.status_text.text()          # no longer news

@@ -27,6 +27,7 @@ until the pointer leaves it (the status bar says which panel waits).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QPushButton
 
 from struggle_desktop.engine.hexgrid import distance
@@ -76,7 +77,8 @@ class NoblesWindow(SeatedWindow):
         self.loads: dict[str, set[str]] = {}
         self.unloads: dict[str, set[str]] = {}
         self.play_on = False       # NH-VIC-7: the person chose to watch the program play on
-        #: (panel, panel under the pointer): a prompt's panel waiting for the pointer to leave
+        #: (panel, panel under the pointer, prompt kind): a prompt's panel waiting for the
+        #: pointer to leave
         self._waiting_panel = None
         self._leave_watch = LeaveWatch(self._pointer_left)
         super().__init__(document, settings)
@@ -360,7 +362,7 @@ class NoblesWindow(SeatedWindow):
         if covered is None:
             self._bring(dock)
             return
-        self._waiting_panel = (dock, covered)
+        self._waiting_panel = (dock, covered, self._shown_kind)
         self._leave_watch.watch(covered)
         self.show_message(f"{self._prompt_words()}: the {dock.windowTitle()} panel comes "
                           "forward when the pointer leaves this one (or click its tab)")
@@ -378,9 +380,12 @@ class NoblesWindow(SeatedWindow):
     def _pointer_left(self, panel) -> None:
         """The pointer left ``panel``: the panel a prompt asked for comes forward now, unless
         the player has brought another forward meanwhile."""
+        if panel.rect().contains(panel.mapFromGlobal(QCursor.pos())):
+            return           # not the pointer (a tooltip or popup over the panel): still here
         waiting, self._waiting_panel = self._waiting_panel, None
-        if waiting is None or waiting[1] is not panel or panel.visibleRegion().isEmpty():
-            return
+        if waiting is None or waiting[1] is not panel or panel.visibleRegion().isEmpty() \
+                or waiting[2] != self._shown_kind:
+            return                       # brought forward by hand, or asked for another prompt
         self._bring(waiting[0])
         self.show_message("")        # the note that it was waiting is done with
 
