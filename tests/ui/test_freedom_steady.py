@@ -340,6 +340,8 @@ def test_the_outcome_is_in_a_players_words(make_window, qtbot):
     statuses = [view.groups.item(r, 3).text() for r in range(view.groups.rowCount())]
     assert "drawing" not in statuses, statuses
     assert "seed 003" not in board["outcome"]["copy_text"]
+    assert "The environs is resolved." in win.banner_text.text()
+    assert board["outcome"]["result"] == "the environs is resolved"
 
 
 def test_the_mission_phase_result_is_in_words(make_window, qtbot):

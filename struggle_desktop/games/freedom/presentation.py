@@ -209,11 +209,17 @@ def player_text(text: str) -> str:
     return SOURCE_SECTION.sub(r"(rulebook section \1)", text)
 
 
+#: The end of a Part B or C run, in words (its result code is only "resolved").
+RESOLVED_WORDS = {"chit-mug": "the environs is resolved",
+                  "events-deck": "the events manager has finished"}
+
+
 def result_words(game, state: dict, code: str) -> str:
     """The Mission phase's result in words: each group's mission and the level it reached
     (the short code, such as ``D0 I0c``, is for simulations)."""
-    if state.get("kind", "mission-phase") != "mission-phase":
-        return "resolved" if code == "resolved" else code
+    kind = state.get("kind", "mission-phase")
+    if kind != "mission-phase":
+        return RESOLVED_WORDS.get(kind, code) if code == "resolved" else code
     parts = []
     for g in state.get("groups", []):
         mission = game.data.missions.get(g["mission"])
@@ -241,7 +247,7 @@ def outcome_entry(game, state: dict) -> dict | None:
     # before this text, and the window's banner and summary put the two together.
     text = ("The Mission phase of this environs is over"
             if state.get("kind", "mission-phase") == "mission-phase"
-            else f"{KIND_NAMES.get(state.get('kind'), '')}: over")
+            else "Apply the report on the board")
     copy = [f"Freedom in the Galaxy — {title} (seed {state.get('seed')})",
             f"Result: {result}", "",
             "What to change on the board (FIG-MIS-24):"]

@@ -371,7 +371,7 @@ class ChitMugView(QWidget):
         outer.addWidget(self.header)
         outer.addWidget(self.situation)
 
-        # Left: what the groups have and every chit drawn; right: the mug, the decision and
+        # Left: what the groups have and every chit drawn; right: the decision, the mug and
         # the report, so that the buttons stay in one place whatever the tables hold.
         self.groups = table(["Group", "Mission", "Members", "Status", "Letters",
                              "Bonus draws"], "chits-groups")
@@ -406,8 +406,10 @@ class ChitMugView(QWidget):
         right = QWidget()
         rbox = QVBoxLayout(right)
         rbox.setContentsMargins(0, 0, 0, 0)
-        rbox.addWidget(mug_frame)
+        # The decision first: the mug's words change length from draw to draw and would
+        # move the Draw button under the pointer if they came above it.
         rbox.addWidget(self.prompt)
+        rbox.addWidget(mug_frame)
         rbox.addWidget(self.report, 1)
 
         outer.addWidget(side_by_side(left, right), 1)

@@ -301,9 +301,12 @@ class FreedomWindow(GameWindow):
     def _update_banner(self, board: dict) -> None:
         outcome, prompt, pending = board.get("outcome"), board.get("prompt"), board.get("pending")
         if outcome:
-            result = "" if outcome["result"] == "resolved" else f": {outcome['result']}"
-            text = (f"<b>{outcome['text']}{result}.</b> The summary lists what to change on "
-                    "the board.")
+            if board.get("kind") == "mission-phase":
+                text = (f"<b>{outcome['text']}: {outcome['result']}.</b> The summary lists "
+                        "what to change on the board.")
+            else:
+                text = (f"<b>{outcome['result'][:1].upper()}{outcome['result'][1:]}.</b> "
+                        "The report lists what to change on the board.")
         elif prompt:
             text = (f"<b>Decision of {prompt['who']}:</b> {prompt['text']} "
                     f"<span style='color:#aab4c3'>({prompt['rule']})</span>")
