@@ -363,8 +363,6 @@ def test_a_jumpships_cargo_badge_stays_in_its_hex_off_the_hexs_words(make_window
     name and type (the badges spilled out of their hex and over its type label)."""
     from PySide6.QtWidgets import QGraphicsSimpleTextItem
 
-    from struggle_desktop.ui.nobles.scene import ShipToken
-
     win = make_window()
     assert win.new_game("nobles", "standard", 5, {"houses": 4, "seat2": "human",
                                                   "seat3": "human", "seat4": "human"})
