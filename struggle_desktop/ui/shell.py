@@ -548,6 +548,26 @@ class GameWindow(QMainWindow):
         for dock in self.docks:
             if not dock.isHidden():
                 dock.ensure_widget()
+        self.clamp_docks()
+
+    def clamp_docks(self) -> None:
+        """Give every docked panel at least its minimum width (beside the board) or height
+        (above or below it): a layout saved while a panel was narrower than it now needs
+        must not come back squeezed. Qt's dock layout does so too once it lays the panels
+        out again; this makes it so at once, whatever the saved sizes."""
+        self.layout().activate()
+        for orientation, sides, size, least in (
+                (Qt.Orientation.Horizontal, (Qt.DockWidgetArea.LeftDockWidgetArea,
+                                             Qt.DockWidgetArea.RightDockWidgetArea),
+                 QDockWidget.width, lambda d: d.minimumSizeHint().width()),
+                (Qt.Orientation.Vertical, (Qt.DockWidgetArea.TopDockWidgetArea,
+                                           Qt.DockWidgetArea.BottomDockWidgetArea),
+                 QDockWidget.height, lambda d: d.minimumSizeHint().height())):
+            short = [d for d in self.findChildren(QDockWidget)
+                     if d.isVisible() and not d.isFloating()
+                     and self.dockWidgetArea(d) in sides and size(d) < least(d)]
+            if short:
+                self.resizeDocks(short, [least(d) for d in short], orientation)
 
     def save_layout(self) -> None:
         self.settings.setValue(f"{self.layout_key}/geometry", self.saveGeometry())

@@ -298,3 +298,108 @@ def test_greyed_timeline_commands_say_why(open_window, qtbot, game_id, scenario)
     assert win.act_present.isEnabled()
     press(qtbot, win, "Alt+End")
     assert not win.document.looking_back
+
+
+# ------------------------------------------------------------------------------ panel widths
+def _question_panel(qtbot):
+    """A window with one panel whose content is as wide as the question on show (a long
+    answer, then a short one), as the Decision or a game's own panels are."""
+    from PySide6.QtCore import QObject, Signal
+    from PySide6.QtWidgets import QMainWindow, QTextEdit
+
+    from struggle_desktop.ui.docks.base import DockPanel
+
+    class Document(QObject):
+        changed = Signal()
+        question = "a short question"
+
+    class QuestionPanel(DockPanel):
+        object_name = "dock-question"
+        title = "Question"
+
+        def create_widget(self):
+            box, layout = self.column()
+            self.answer = QLabel()
+            layout.addWidget(self.answer)
+            return box
+
+        def update_widget(self):
+            self.answer.setText(self.document.question)
+
+    document = Document()
+    window = QMainWindow()
+    window.setCentralWidget(QTextEdit())
+    panel = QuestionPanel(document, window)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, panel)
+    panel.settle()
+    window.resize(1200, 700)
+    window.show()
+    qtbot.addWidget(window)
+    qtbot.waitExposed(window)
+    panel.ensure_widget()
+    return window, document, panel
+
+
+def test_a_panel_never_narrows_between_questions(qtbot):
+    """Its minimum width is the widest it has needed: a long answer widens it (no sideways
+    scrolling), a short one after it, or a seat change that builds it afresh, does not
+    narrow it again (controls would move, and the narrow layout would be saved)."""
+    window, document, panel = _question_panel(qtbot)
+    short, long = "a short question", "Move IO-01 (Imperial Order) to sector 04 Sagittarius"
+    widths = []
+
+    def ask(question, seat_change=False):
+        document.question = question
+        if seat_change:
+            panel.reset_for_seat()
+        else:
+            document.changed.emit()
+        settle(qtbot)
+        widths.append(panel.minimumSizeHint().width())
+        scroll = panel.widget().horizontalScrollBar()
+        assert scroll.maximum() == 0, f"{question!r} scrolls sideways in the panel"
+        assert panel.width() >= widths[-1]
+
+    ask(short)
+    ask(long)
+    ask(short)
+    ask(long, seat_change=True)
+    ask(short, seat_change=True)
+    assert widths[1] > widths[0], widths
+    assert widths[1:] == [widths[1]] * 4, widths
+
+
+@pytest.mark.parametrize("game_id", ["struggle", "freedom"])
+def test_a_restored_layout_gives_each_panel_its_minimum_at_once(qtbot, settings, game_id):
+    """A layout saved while the right-hand panels were squeezed below their minimum comes
+    back with each at least at its minimum as soon as the window is shown."""
+    first = window_class(game_id)(settings=settings)
+    first.resize(1600, 1000)
+    first.show()
+    qtbot.waitExposed(first)
+    right = [d for d in first.docks if d.isVisible() and not d.isFloating()
+             and first.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
+    needs = {d: d.minimumSizeHint().width() for d in right}
+    for dock in right:
+        dock.widget().setMinimumWidth(0)
+        dock._min_width = 0
+        if dock.widget().widget() is not None:
+            dock.widget().widget().setMinimumWidth(0)
+    first.resizeDocks(right, [40] * len(right), Qt.Orientation.Horizontal)
+    first.layout().activate()
+    assert any(d.width() < needs[d] for d in right), "nothing was squeezed"
+    first.close()
+    first.deleteLater()
+
+    second = window_class(game_id)(settings=settings)
+    second.show()                       # no event handled yet: the panels as restored
+    try:
+        short = [f"{d.objectName()} {d.width()} < {d.minimumSizeHint().width()}"
+                 for d in second.docks if d.isVisible() and not d.isFloating()
+                 and second.dockWidgetArea(d) in (Qt.DockWidgetArea.RightDockWidgetArea,
+                                                  Qt.DockWidgetArea.LeftDockWidgetArea)
+                 and d.width() < d.minimumSizeHint().width()]
+        assert short == []
+    finally:
+        second.close()
+        second.deleteLater()

@@ -20,6 +20,12 @@ gives while it builds the panels, before ``settle``.
 The panel's widget sits in a scroll area: a dock then asks the window for little height of its
 own, so a column of panels fits a 1366x768 laptop screen (a panel taller than its share
 scrolls) instead of stretching the window beyond the screen.
+
+Its width is the other way: the scroll area is as wide as the widget needs, and that minimum
+only ever grows (``_fit_width``, after every build and update). A minimum that followed each
+question's content would widen and narrow the panel between questions, move every control
+in it and the panels beside it, and a narrow moment would be saved as the layout; a seat
+change, which builds the widget afresh, keeps it too.
 """
 
 from __future__ import annotations
@@ -49,6 +55,13 @@ def plain_data(value) -> bool:
     return False
 
 
+#: What a panel keeps through a seat change: its widget (replaced by its own code), the record
+#: of how it was made, and its minimum width (stable: a seat change must not move the panels).
+UNSETTLED = ("_widget", "_settled", "_min_width")
+#: A panel widens for its content up to this share of its window's width.
+MAX_WINDOW_SHARE = 0.35
+
+
 class DockPanel(QDockWidget):
     #: Stable identifiers: changing them forgets the saved layout.
     object_name = ""
@@ -62,6 +75,7 @@ class DockPanel(QDockWidget):
         self.document = document
         self._widget: QWidget | None = None
         self._settled: dict | None = None      # the attributes as the window made them
+        self._min_width = 0                    # the widest the panel has needed (grows only)
         self.visibilityChanged.connect(self._on_visibility)
         document.changed.connect(self.refresh)
 
@@ -71,7 +85,7 @@ class DockPanel(QDockWidget):
         built and wired every panel, before any game is drawn): ``reset_for_seat`` puts
         every attribute back to this."""
         self._settled = {name: fresh_copy(value) for name, value in vars(self).items()
-                         if name not in ("_widget", "_settled")}
+                         if name not in UNSETTLED}
 
     def reset_for_seat(self) -> None:
         """Forget everything drawn or remembered for the seat before: drop the widget, put
@@ -87,7 +101,7 @@ class DockPanel(QDockWidget):
             old.hide()
         self._widget = None
         for name in [n for n in vars(self) if n not in self._settled
-                     and n not in ("_widget", "_settled")]:
+                     and n not in UNSETTLED]:
             delattr(self, name)           # made by create_widget or since: made again
         for name, value in self._settled.items():
             # Copied: the panel fills its own containers again, the record stays as made.
@@ -114,15 +128,31 @@ class DockPanel(QDockWidget):
             scroller.setWidgetResizable(True)
             scroller.setFrameShape(QFrame.Shape.NoFrame)
             scroller.setWidget(self._widget)
-            # As wide as the panel needs: only the height gives way to a small screen.
-            scroller.setMinimumWidth(self._widget.minimumSizeHint().width()
-                                     + scroller.verticalScrollBar().sizeHint().width())
             previous = self.widget()
             self.setWidget(scroller)
             if previous is not None:
                 previous.deleteLater()    # the widget of an earlier seat (reset_for_seat)
             self.update_widget()
+            self._fit_width()
         return self._widget
+
+    def _fit_width(self) -> None:
+        """As wide as the panel has ever needed: only the height gives way to a small screen,
+        and the width never narrows between questions (see the module's docstring)."""
+        scroller = self.widget()
+        if self._widget is None or scroller is None:
+            return
+        need = (self._widget.minimumSizeHint().width()
+                + scroller.verticalScrollBar().sizeHint().width())
+        if self._min_width:
+            # A text that will not wrap may ask for much: the panel grows, but never past a
+            # share of its window (the board keeps its room; beyond, the panel scrolls).
+            window = self.parentWidget()
+            cap = int(MAX_WINDOW_SHARE * window.width()) if window is not None else need
+            need = min(need, max(cap, self._min_width))
+        self._min_width = max(self._min_width, need)
+        if scroller.minimumWidth() != self._min_width:
+            scroller.setMinimumWidth(self._min_width)
 
     @property
     def content(self) -> QWidget:
@@ -136,10 +166,12 @@ class DockPanel(QDockWidget):
             self.ensure_widget()
         else:
             self.update_widget()   # it missed the changes made while it was hidden
+            self._fit_width()
 
     def refresh(self) -> None:
         if self._widget is not None and self.isVisible():
             self.update_widget()
+            self._fit_width()
 
     # ------------------------------------------------------------ for subclasses
     @staticmethod
