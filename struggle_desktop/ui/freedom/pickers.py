@@ -173,6 +173,10 @@ class ChartPicker(QTableWidget):
             if name is None:
                 continue
             taken = name in self._taken
+            if self.kind == "character":
+                shown = self.data.display_name(name)
+                item.setToolTip(f"{shown}: already in this environs" if taken else
+                                f"{shown}: double-click to add, or drag it across")
             for c in range(self.columnCount()):
                 cell = self.item(r, c)
                 if cell is not None:
