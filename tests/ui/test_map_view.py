@@ -134,14 +134,14 @@ def text_pixels(view, map_units: float) -> float:
 def test_the_first_view_on_a_laptop_screen_can_be_read(qtbot, scene):
     """The map view of the window at 1366x768 is about 556x489 pixels: the whole map there
     draws sector names (9 map units) some 4 pixels high. The first view zooms in until they
-    reach 6.75 and the counter factors (10 map units) 7.5; Whole Map still shows it all."""
+    reach 9 (tests/ui/test_map_text.py measures every text); Whole Map still shows it all."""
     from struggle_desktop.ui.map.view import LEGIBLE_SCALE
     view = shown_view(qtbot, scene, 556, 489)
     whole = view.transform().m11()
     assert text_pixels(view, 9) < 5
     view.first_view()
     assert view.transform().m11() == pytest.approx(LEGIBLE_SCALE)
-    assert text_pixels(view, 9) >= 6.7 and text_pixels(view, 10) >= 7.5
+    assert text_pixels(view, 9) >= 9
     # ... about the middle of the galaxy (the Core).
     assert visible(view).contains(scene.sector_center(1))
     centre = view.mapToScene(view.viewport().rect().center())

@@ -45,6 +45,9 @@ IMP_LIGHT, IMP_DARK, IMP_RIM = QColor("#4a86d8"), QColor("#1c3f7c"), QColor("#e3
 CHAOS_LIGHT, CHAOS_DARK, CHAOS_RIM = QColor("#d2423a"), QColor("#6e1512"), QColor("#1a0504")
 TEXT_LIGHT, TEXT_DARK = QColor("#ffffff"), QColor("#1b1b22")
 GOLD = QColor("#f2c84b")
+#: The smallest text on the map, in map units (badges, tags, marker names): at the first view
+#: on a laptop screen (a scale of 1, see view.LEGIBLE_SCALE) it is 9 pixels tall.
+SMALL_TEXT = 9
 
 #: Each Independent Empire has its own hue (shown on its sectors, units and marker).
 IE_COLOURS = {1: QColor("#ff9f1c"), 2: QColor("#2ec4b6"), 3: QColor("#b388ff"),
@@ -473,11 +476,11 @@ def _paint_system(painter: QPainter, piece: dict, with_text: bool) -> None:
     rv = piece.get("rv")
     if rv is not None:
         # Resource value: a small gold tab at the foot of the planet.
-        tab = QRectF(-5.2, r - 9.6, 10.4, 9.2)
+        tab = QRectF(-5.8, r - 10.6, 11.6, 10.4)
         painter.setPen(a.badge_pen)
         painter.setBrush(GOLD)
         painter.drawRoundedRect(tab, 2.0, 2.0)
-        draw_fitted_text(painter, tab.adjusted(0, 0.4, 0, 0), str(rv), 8, True, TEXT_DARK)
+        draw_fitted_text(painter, tab.adjusted(0, 0.4, 0, 0), str(rv), SMALL_TEXT, True, TEXT_DARK)
     if ie:
         _corner_tag(painter, QPointF(r - 1, -r + 1), str(ie), IE_COLOURS.get(ie, GOLD))
 
@@ -503,12 +506,17 @@ def _paint_force(painter: QPainter, piece: dict, with_text: bool) -> None:
     values = str(piece.get("values", ""))
     if values:
         draw_fitted_text(painter, QRectF(-h + 3, -0.5, 2 * h - 6, 10),
-                         values.replace("L", "Ldr "), 8, True, TEXT_DARK)
+                         values.replace("L", "Ldr "), SMALL_TEXT, True, TEXT_DARK)
 
 
 def _paint_marker(painter: QPainter, piece: dict, with_text: bool) -> None:
     a = art()
     kind = piece.get("kind")
+    if kind == "marker":        # a marker waiting in the set-up tray: its ID says which
+        kind = str(piece.get("id", "")).split(":")[0]
+    if kind == "leader":
+        _paint_leader(painter, piece, with_text)
+        return
     label = str(piece.get("label", ""))
     m = MARKER_SIZE / 2
     if kind == "alien":
@@ -535,45 +543,61 @@ def _paint_marker(painter: QPainter, piece: dict, with_text: bool) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawEllipse(QPointF(0, 0), m * 0.78, m * 0.78)
     if with_text and label:
-        rect = QRectF(-m, -5, 2 * m, 10) if kind != "expedition" else QRectF(-m + 1, -m, 2 * m - 4, 8)
-        draw_fitted_text(painter, rect, label, 7, True, text_colour)
+        rect = QRectF(-m, -5, 2 * m, 10) if kind != "expedition" else QRectF(-m + 1, -m - 1, 2 * m - 4, 10)
+        draw_fitted_text(painter, rect, label, SMALL_TEXT, True, text_colour)
+
+
+def _paint_leader(painter: QPainter, piece: dict, with_text: bool) -> None:
+    """A leader waiting in the set-up tray: the gold disc a leader wears on a unit, large,
+    with its value (never the look of a marker: "Nexus x3" once looked like leader 3)."""
+    r = MARKER_SIZE / 2 + 1
+    painter.setPen(art().badge_pen)
+    painter.setBrush(GOLD)
+    painter.drawEllipse(QPointF(0, 0), r, r)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawEllipse(QPointF(0, 0), r - 2.5, r - 2.5)
+    if with_text:
+        draw_fitted_text(painter, QRectF(-r + 3, -8, 2 * r - 6, 16), str(piece.get("label", "")),
+                         15, True, TEXT_DARK)
 
 
 def _leader_badge(painter: QPainter, centre: QPointF, text: str) -> None:
     painter.setPen(art().badge_pen)
     painter.setBrush(GOLD)
-    painter.drawEllipse(centre, 5.4, 5.4)
-    draw_fitted_text(painter, QRectF(centre.x() - 5, centre.y() - 5, 10, 10), text, 8, True,
+    painter.drawEllipse(centre, 6.0, 6.0)
+    draw_fitted_text(painter, QRectF(centre.x() - 5.5, centre.y() - 5.5, 11, 11), text, SMALL_TEXT,
+                     True,
                      TEXT_DARK)
 
 
 def _corner_tag(painter: QPainter, centre: QPointF, text: str, colour: QColor) -> None:
     painter.setPen(QPen(QColor(10, 10, 16), 0.8))
     painter.setBrush(colour)
-    painter.drawEllipse(centre, 4.8, 4.8)
-    draw_fitted_text(painter, QRectF(centre.x() - 4.5, centre.y() - 4.5, 9, 9), text, 7, True,
+    painter.drawEllipse(centre, 5.6, 5.6)
+    draw_fitted_text(painter, QRectF(centre.x() - 5, centre.y() - 5, 10, 10), text, SMALL_TEXT,
+                     True,
                      TEXT_DARK)
 
 
 #: The "×n" badge is never drawn smaller than this on screen (pixels of text) unless that
 #: would make it more than COUNT_MAX_GROWTH times its size on the map.
-COUNT_MIN_PX, COUNT_MAX_GROWTH = 7.0, 1.8
+COUNT_MIN_PX, COUNT_MAX_GROWTH = 9.0, 1.8
 
 
 def _count_badge(painter: QPainter, count: int) -> None:
     text = f"×{count}"
-    w = text_width(text, 8, True) + 4.5
+    w = text_width(text, SMALL_TEXT, True) + 4.5
     h = UNIT_SIZE / 2
     scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-    growth = max(1.0, min(COUNT_MAX_GROWTH, COUNT_MIN_PX / (8 * scale))) if scale > 0 else 1.0
+    growth = max(1.0, min(COUNT_MAX_GROWTH, COUNT_MIN_PX / (SMALL_TEXT * scale))) if scale > 0 else 1.0
     painter.save()
     # Grown about the counter's bottom-right corner, so that it covers no more of the face.
     painter.translate(h + 1, h + 1)
     painter.scale(growth, growth)
     painter.translate(-h - 1, -h - 1)
-    rect = QRectF(h - w + 3.5, h - 5.5, w, 9)
+    rect = QRectF(h - w + 3.5, h - 6.5, w, 10.5)
     painter.setPen(QPen(QColor("#ececf2"), 0.8))
     painter.setBrush(QColor(12, 12, 20))
     painter.drawRoundedRect(rect, 4.5, 4.5)
-    draw_fitted_text(painter, rect, text, 8, True, TEXT_LIGHT)
+    draw_fitted_text(painter, rect, text, SMALL_TEXT, True, TEXT_LIGHT)
     painter.restore()

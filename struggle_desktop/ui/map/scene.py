@@ -73,6 +73,7 @@ from struggle_desktop.ui.map.counters import (
     GOLD,
     IE_COLOURS,
     SLOT_STEP,
+    SMALL_TEXT,
     UNIT_SIZE,
     CounterItem,
     draw_text,
@@ -607,13 +608,13 @@ class MapLayer(QGraphicsItem):
             y += 10.5
         if style.ie:
             tag = f"IE {style.ie}"
-            w = text_width(tag, 7, True) + 5
-            tag_rect = QRectF(r.right() - w + 2, r.top() - 5, w, 9)
+            w = text_width(tag, SMALL_TEXT, True) + 5
+            tag_rect = QRectF(r.right() - w + 2, r.top() - 6, w, 11)
             painter.setPen(QPen(QColor(10, 10, 16), 0.6))
             painter.setBrush(IE_COLOURS.get(style.ie, GOLD))
             painter.drawRoundedRect(tag_rect, 3, 3)
-            draw_text(painter, tag_rect.center().x(), tag_rect.center().y(), tag, 7, True,
-                      QColor("#15151c"))
+            draw_text(painter, tag_rect.center().x(), tag_rect.center().y(), tag, SMALL_TEXT,
+                      True, QColor("#15151c"))
 
 
 # ======================================================================== overlays

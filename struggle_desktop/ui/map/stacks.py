@@ -240,7 +240,7 @@ def _pile_positions(shape: SectorShape, anchor: QPointF, count: int,
 # ======================================================================== the badge
 BADGE_TEXT = 7          # map units
 #: The badge's text is never smaller than this on screen (pixels) ...
-BADGE_MIN_PX = 8.0
+BADGE_MIN_PX = 9.0
 #: ... unless that would make it more than this many times its size on the map.
 BADGE_MAX_GROWTH = 2.2
 

@@ -22,10 +22,11 @@ from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.5, 16.0      # relative to the whole-map fit
 FIT_MARGIN = 8.0                    # map units of sky round the map at the default zoom
-#: Screen pixels per map unit at which the map's smallest text can be read: sector names
-#: (9 map units) are then 6.75 pixels high and counter factors (10) 7.5. The whole map in the
-#: window of a 1366x768 screen is about 0.48: the first view zooms in to this.
-LEGIBLE_SCALE = 0.75
+#: Screen pixels per map unit at which the map's smallest text can be read: sector names and
+#: the smallest words on counters (9 map units, counters.SMALL_TEXT) are then 9 pixels high.
+#: The whole map in the window of a 1366x768 screen is about 0.48: the first view zooms in to
+#: this and shows about half the galaxy's width round the Core (the overview shows the rest).
+LEGIBLE_SCALE = 1.0
 FOLLOW_MARGIN = 16                  # pixels kept round a followed area
 
 
