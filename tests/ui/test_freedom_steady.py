@@ -229,7 +229,7 @@ def test_continue_stays_in_one_place_between_the_steps(make_window, qtbot, scena
     assert len(places) >= 2 and len(set(places)) == 1, places
 
 
-@pytest.mark.parametrize("scenario", ["a1", "b1", "c1"])
+@pytest.mark.parametrize("scenario", ["a1", "a4", "random", "b1", "c1"])
 def test_after_any_answer_no_control_under_the_pointer_becomes_another(
         make_window, qtbot, scenario):
     """After each answer every enabled button that was in view is still there, or nothing
@@ -267,7 +267,8 @@ def test_the_panels_keep_their_width_between_questions(make_window, qtbot, scena
 
 
 # ------------------------------------------------------------------ in reach
-@pytest.mark.parametrize("scenario, extra", [("a1", ""), ("b1", ""), ("c1", ""),
+@pytest.mark.parametrize("scenario, extra", [("a1", ""), ("a4", ""), ("random", ""),
+                                             ("b1", ""), ("c1", ""),
                                              ("a3", "timeline"), ("b1", "history"),
                                              ("c1", "forecast")])
 def test_answers_hint_and_do_it_are_whole_in_view_on_a_laptop(make_window, qtbot, scenario,
