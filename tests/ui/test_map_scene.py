@@ -389,3 +389,47 @@ def test_emphasis_asks_the_view_to_show_the_callout(qtbot, scene):
     rect = wanted.args[0]
     assert rect.contains(scene.emphasis.caption_rect)
     assert rect.contains(scene.emphasis.arrow.boundingRect())
+
+
+def test_a_click_to_look_at_a_sector_answers_no_question_the_map_does_not_ask(qtbot):
+    """Citizens Demand Reforms asks which system to leave unpaid (a list answer, not a
+    placement or a move). A click on sector 17 to look at it once answered "Leave the system
+    in sector 17 unpaid". The map answers a click only when the question is one it gives
+    (a placement, a move, a purchase or an attack on a sector: "You can also do this on the
+    map"); any other click selects the sector, and answers nothing."""
+    from tests.games.struggle.helpers import begin_phase, new_game
+    from tests.games.struggle.test_events import phase1_with
+    from tests.ui.helpers import struggle_window
+
+    gen = struggle_window(qtbot)
+    window = next(gen)
+    try:
+        assert window.new_game("struggle", "1", 1, {})
+        state = new_game("1", seed=1)
+        begin_phase(state, 1, turn=2)
+        state["rp"], state["available"]["repression"] = 1, 0
+        phase1_with(state, ["REFORMS"], 1, dice=[0], fallback=True)
+        assert state["pending"]["kind"] == "event_unpaid"
+        document = window.document
+        document.session.state = state          # the game at the Reforms question
+        document._board = None
+        document.changed.emit()
+        prompt = document.board["prompt"]
+        unpaid = [e for e in prompt["actions"] if e["action"].get("sector") == 17]
+        assert unpaid and unpaid[0]["label"].startswith("Leave the system in sector 17")
+        actions = len(document.session.actions)
+        window.view.centre_on_sector(17)
+        point = window.view.mapFromScene(window.scene.sector_center(17))
+        viewport = window.view.viewport()
+        QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         point)
+        QTest.mouseMove(viewport, point + QPoint(1, 0))
+        QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                           point + QPoint(1, 0))
+        qtbot.wait(20)
+        assert window.scene.selected_sector == 17            # the click looked at it ...
+        assert len(document.session.actions) == actions       # ... and answered nothing
+        assert document.board["prompt"]["kind"] == "event_unpaid"
+        assert window.sector_actions(17) == []
+    finally:
+        next(gen, None)

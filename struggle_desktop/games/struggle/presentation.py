@@ -470,6 +470,10 @@ def map_target(pending: dict, action: dict, unit_sector=None) -> dict:
             return dict(target, drop={"piece": units[0], "pieces": units,
                                       "sector": action["to"]})
         return target
+    if verb not in MAP_VERBS:
+        # Not a placement, move, purchase or attack (leave a system unpaid, command a
+        # force...): a click on its sector, often made only to look at it, answers nothing.
+        return {}
     for key in ("at", "sector", "to"):
         if isinstance(action.get(key), int):
             return {"sector": action[key]}
