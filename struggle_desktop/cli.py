@@ -7,12 +7,13 @@ the command names, the JSON fields and the exit codes::
     struggle-desktop play --game G --scenario S [--seed N] [--option KEY=VALUE ...]
     struggle-desktop open FILE                        start the GUI on a saved game
     struggle-desktop simulate --game G --scenario S --games N --seed N [--option KEY=VALUE ...]
-                              [--jobs J] [--log-dir DIR] [--json]
+                              [--jobs J | --cluster ADDRESS|local:N] [--log-dir DIR] [--json]
     struggle-desktop catalog --game G [--json]
     struggle-desktop verify FILE [--json]
     struggle-desktop render (--game G --scenario S [--seed N] | FILE [--at K]) --out FILE.png
                             [--size WxH] [--side X]
-    struggle-desktop forecast FILE --games N [--seed N] [--jobs J] [--json] [--side X]
+    struggle-desktop forecast FILE --games N [--seed N] [--jobs J | --cluster ADDRESS|local:N]
+                              [--json] [--side X]
     struggle-desktop branch FILE --at K --out NEW
 
 Exit codes: 0 success; 1 a simulated game failed, or ``verify`` found that the save does not
@@ -41,6 +42,7 @@ from typing import Any, Callable, NoReturn, TextIO
 from struggle_desktop import __version__
 from struggle_desktop import games as games_registry
 from struggle_desktop import forecast as forecasting
+from struggle_desktop.cluster import check_jobs_or_cluster
 from struggle_desktop.engine import saves, table, timeline, untrusted
 from struggle_desktop.engine.errors import (BadOption, SaveError, StruggleError, excerpt, one_line,
                                             printable)
@@ -201,7 +203,8 @@ def launch_gui(args: argparse.Namespace) -> int:
 
 
 class ProgressBar:
-    """A plain-text progress bar on a terminal: ``\\r``, no extra dependency."""
+    """A plain-text progress bar on a terminal: ``\\r``, no extra dependency. It shows the games
+    done, the games per second and the time left at that pace."""
 
     WIDTH = 30
 
@@ -212,11 +215,28 @@ class ProgressBar:
     def __call__(self, done: int, total: int) -> None:
         filled = self.WIDTH * done // max(total, 1)
         elapsed = time.perf_counter() - self.started
-        rate = f"  {done / elapsed:.1f} games/s" if elapsed > 0 and done else ""
+        rate = ""
+        if elapsed > 0 and done:
+            left = (total - done) * elapsed / done
+            rate = f"  {done / elapsed:.1f} games/s, {format_duration(left)} left"
         self.stream.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}{rate}")
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def format_duration(seconds: float) -> str:
+    """A time left, in words short enough for a progress line.
+
+    >>> format_duration(42.4), format_duration(125), format_duration(7322)
+    ('42 s', '2 min 5 s', '2 h 2 min')
+    """
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
 # ------------------------------------------------------------------------------ commands
@@ -303,11 +323,12 @@ def cmd_forecast(args: argparse.Namespace) -> int:
     why_not = forecast_refusal(session, check_side(session.game, args.side))
     if why_not is not None:
         raise BadOption(why_not)
+    jobs = check_jobs_or_cluster(args.jobs, args.cluster)
     start = forecasting.start_from(session, side=args.side)
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     on_results = (lambda futures: progress(len(futures), args.games)) if progress else None
-    summary = forecasting.forecast(start, args.games, args.seed, jobs=args.jobs,
-                                   on_results=on_results)
+    summary = forecasting.forecast(start, args.games, args.seed, jobs=jobs,
+                                   on_results=on_results, cluster=args.cluster)
     return print_batch(summary, args.json, format_forecast)
 
 
@@ -366,13 +387,14 @@ def check_log_folder(folder: str) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    jobs = check_jobs_or_cluster(args.jobs, args.cluster)
     game = load_game(args.game)
     options = read_option_files(game, parse_options(args.option))
     if args.log_dir is not None:
         check_log_folder(args.log_dir)
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    summary = simulate(game, args.scenario, args.games, args.seed, options, jobs=args.jobs,
-                       log_dir=args.log_dir, progress=progress)
+    summary = simulate(game, args.scenario, args.games, args.seed, options, jobs=jobs,
+                       log_dir=args.log_dir, progress=progress, cluster=args.cluster)
     return print_batch(summary, args.json, format_summary)
 
 
@@ -386,7 +408,8 @@ def format_summary(s: dict) -> str:
         f"{s['game']} scenario {s['scenario']}: {s['games']} games, seed {s['seed']}, "
         f"policy {s['policy']}, options {options}",
         f"completed {s['completed']}, errors {s['errors']}, in {s['seconds']:.2f} s "
-        f"({num(s['games_per_second'])} games/s, {s['jobs']} job(s))",
+        f"({num(s['games_per_second'])} games/s, "
+        + (f"cluster {s['cluster']})" if s.get("cluster") else f"{s['jobs']} job(s))"),
         "outcomes: " + (", ".join(f"{k} {v}" for k, v in s["outcomes"].items()) or "none"),
         f"mean turns {num(s['turns_mean'])}, mean VP {num(s['vp_mean'])}",
         f"digest {s['digest']}",
@@ -527,6 +550,13 @@ def _add_option_argument(p: argparse.ArgumentParser) -> None:
                    help="an optional rule or setting (repeatable), such as nexus=on")
 
 
+def _add_cluster_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
+                   help="play the games on a Dask cluster instead of --jobs: a running "
+                        "scheduler (tcp://HOST:PORT) or local:N worker processes; needs the "
+                        "[cluster] extra (docs/cluster.md)")
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="struggle-desktop",
                     description="Science-fiction board wargames on the desktop. "
@@ -555,7 +585,9 @@ def build_parser() -> Parser:
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
     p.add_argument("--seed", type=int, required=True, metavar="N", help="batch seed")
     _add_option_argument(p)
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
+    p.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="worker processes (default 1)")
+    _add_cluster_argument(p)
     p.add_argument("--log-dir", default=None, metavar="DIR", help="write game-<k>.jsonl here")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_simulate)
@@ -591,7 +623,9 @@ def build_parser() -> Parser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
     p.add_argument("--seed", type=int, default=1, metavar="N", help="seed (default 1)")
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
+    p.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="worker processes (default 1)")
+    _add_cluster_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--side", default=None, metavar="X",
                    help="play every game on from side X's view, the other sides' hidden "

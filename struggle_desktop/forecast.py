@@ -211,17 +211,28 @@ def _worker_chunk(indices: list[int]) -> list[Future]:
     return [play_on(_WORKER["game"], _WORKER["start"], _WORKER["seed"], k) for k in indices]
 
 
+def _cluster_game(start: Start, seed: int, k: int) -> Future:
+    """Forecast game ``k`` on a cluster worker (the chunk carries the start position)."""
+    return play_on(resolve_game(start.game_id), start, seed, k)
+
+
 # ------------------------------------------------------------------------------ forecasts
 def forecast(start: Start, games: int, seed: int = 1, jobs: int = 1,
              on_results: Callable[[list[Future]], None] | None = None,
              cancelled: Callable[[], bool] | None = None,
-             context: Any = None) -> dict:
+             context: Any = None, cluster: str | None = None) -> dict:
     """Play ``games`` forecast games from ``start`` and return the summary (the
     ``forecast --json`` object). ``on_results(futures)`` is called with every game finished so
     far (in game order) each time more finish; ``cancelled()`` is asked between chunks and stops
     the forecast (the summary then says ``"cancelled": true``). ``context`` is the
-    multiprocessing context of the workers (the window uses ``spawn``: it runs threads)."""
+    multiprocessing context of the workers (the window uses ``spawn``: it runs threads).
+    ``cluster`` (``tcp://HOST:PORT`` or ``local:N``) plays the games on a Dask cluster instead
+    of ``jobs`` processes (struggle_desktop.cluster), with the same figures."""
     check_batch(games, jobs, seed)
+    if cluster is not None:
+        from struggle_desktop import cluster as dask_cluster   # only with --cluster
+        dask_cluster.parse_cluster(cluster)
+        dask_cluster.require_distributed()
     game = resolve_game(start.game_id)
     if game.outcome(start.state) is not None:
         raise BadOption("the game is over: there is nothing left to forecast")
@@ -240,7 +251,15 @@ def forecast(start: Start, games: int, seed: int = 1, jobs: int = 1,
         if on_results is not None:
             on_results(list(futures))
 
-    if jobs == 1 or len(chunks) == 1:
+    if cluster is not None:
+        def clock_starts() -> None:
+            nonlocal started
+            started = time.perf_counter()    # the games, not the cluster's start-up
+
+        was_cancelled = dask_cluster.run_games(
+            cluster, game, dict(start.options, policy=start.policy), _cluster_game,
+            (start, seed), games, collect, stop=stop, on_start=clock_starts)
+    elif jobs == 1 or len(chunks) == 1:
         for chunk in chunks:
             if stop():
                 was_cancelled = True
@@ -260,8 +279,10 @@ def forecast(start: Start, games: int, seed: int = 1, jobs: int = 1,
             # Workers still busy on a chunk are stopped, not waited for.
             pool.terminate()
             pool.join()
-    return summarize(game, start, seed, jobs, futures, time.perf_counter() - started,
-                     cancelled=was_cancelled)
+    summary = summarize(game, start, seed, jobs, futures, time.perf_counter() - started,
+                        cancelled=was_cancelled)
+    summary["cluster"] = cluster
+    return summary
 
 
 # ------------------------------------------------------------------------------ figures

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import tempfile
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -247,6 +248,18 @@ def _run_chunk(game_ref: Any, scenario: str, seed: int, indices: list[int],
     return [run_one(game, scenario, seed, k, options, policy, path) for k in indices]
 
 
+def _cluster_game(game_ref: Any, scenario: str, seed: int, options: dict[str, Any], policy: str,
+                  with_log: bool, k: int) -> tuple[GameResult, str]:
+    """Game ``k`` on a cluster worker: its result and, if asked, the text of its log file (the
+    worker's disk may not be the client's, so the client writes the file)."""
+    game = resolve_game(game_ref)
+    if not with_log:
+        return run_one(game, scenario, seed, k, options, policy), ""
+    with tempfile.TemporaryDirectory(prefix="struggle-log-") as folder:
+        result = run_one(game, scenario, seed, k, options, policy, Path(folder))
+        return result, (Path(folder) / f"game-{k}.jsonl").read_text(encoding="utf-8")
+
+
 def _chunks(n: int, jobs: int) -> list[list[int]]:
     """Game indices in consecutive chunks, several per worker so that progress moves and a
     slow chunk does not leave the other workers idle."""
@@ -267,15 +280,22 @@ def _game_ref(game: Any) -> Any:
 
 def simulate(game: Any, scenario: str, games: int, seed: int,
              options: dict[str, Any] | None = None, jobs: int = 1,
-             log_dir: Path | str | None = None, progress: Progress | None = None) -> dict:
+             log_dir: Path | str | None = None, progress: Progress | None = None,
+             cluster: str | None = None) -> dict:
     """Play ``games`` games and return the summary (the ``simulate --json`` object).
 
     ``game`` is a game id or a game module; ``options`` may hold ``policy`` (``bot`` or
-    ``random``) besides the game's own options. Bad input raises BadOption before any game runs.
+    ``random``) besides the game's own options. ``cluster`` (``tcp://HOST:PORT`` or ``local:N``)
+    plays the games on a Dask cluster instead of ``jobs`` processes (struggle_desktop.cluster),
+    with the same results. Bad input raises BadOption before any game runs.
     """
     game = resolve_game(game)
     scenario = str(scenario)
     check_batch(games, jobs, seed)
+    if cluster is not None:
+        from struggle_desktop import cluster as dask_cluster   # only with --cluster
+        dask_cluster.parse_cluster(cluster)
+        dask_cluster.require_distributed()
     game_options, policy = split_options(options)
     check_request(game, scenario, game_options, policy)
     log_path = str(log_dir) if log_dir is not None else None
@@ -292,7 +312,29 @@ def simulate(game: Any, scenario: str, games: int, seed: int,
     if progress:
         progress(0, games)
     chunks = _chunks(games, jobs)
-    if jobs == 1 or len(chunks) == 1:
+    if cluster is not None:
+        if log_path is not None:
+            Path(log_path).mkdir(parents=True, exist_ok=True)
+
+        def collect(chunk_results: list) -> None:
+            nonlocal done
+            for result, text in chunk_results:
+                results.append(result)
+                if log_path is not None:     # the workers' logs, written here
+                    (Path(log_path) / f"game-{result.index}.jsonl").write_text(
+                        text, encoding="utf-8")
+            done += len(chunk_results)
+            if progress:
+                progress(done, games)
+
+        def clock_starts() -> None:
+            nonlocal started
+            started = time.perf_counter()    # the games, not the cluster's start-up
+
+        dask_cluster.run_games(cluster, game, dict(game_options, policy=policy), _cluster_game,
+                               (_game_ref(game), scenario, seed, game_options, policy,
+                                log_path is not None), games, collect, on_start=clock_starts)
+    elif jobs == 1 or len(chunks) == 1:
         for chunk in chunks:
             results.extend(_run_chunk(game, scenario, seed, chunk, game_options, policy, log_path))
             done += len(chunk)
@@ -313,7 +355,9 @@ def simulate(game: Any, scenario: str, games: int, seed: int,
                     progress(done, games)
     results.sort(key=lambda r: r.index)   # game order, whatever order the workers finished in
     seconds = time.perf_counter() - started
-    return summarize(game, scenario, game_options, policy, seed, jobs, results, seconds)
+    summary = summarize(game, scenario, game_options, policy, seed, jobs, results, seconds)
+    summary["cluster"] = cluster
+    return summary
 
 
 def _mean(values: list[float]) -> float | None:
