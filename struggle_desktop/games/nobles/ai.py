@@ -74,7 +74,12 @@ def player_for(game, view: dict, role: str, rng) -> "Player":
     """The player of ``role``'s level: section 20's, or the hard preset's campaign
     (campaign.py) when the preset asks for it."""
     presets = game.data["ai"]["difficulty"]
-    preset = presets.get(level_of(view["options"], role), presets["normal"])
+    level = level_of(view["options"], role)
+    if level == "passive":
+        from struggle_desktop.games.nobles.ai_passive import PassivePlayer
+
+        return PassivePlayer(game, view, role, rng)
+    preset = presets.get(level, presets["normal"])
     if preset.get("campaign"):
         from struggle_desktop.games.nobles.campaign import CampaignPlayer
 

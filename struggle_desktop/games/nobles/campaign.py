@@ -66,13 +66,115 @@ class CampaignPlayer(Player):
             kept.update(chosen)
         return kept
 
+    # ----------------------------------------------------------------- the war aim
+    def objective(self) -> str | None:
+        """The house this one means to put out of the game (NH-VIC-3, NH-VIC-4): the weakest
+        living enemy (fewest worlds, then fewest armies, then lowest income, then the lower
+        seat). Everything here is public (NH-SIM-1): worlds, income and units on the map."""
+        if not hasattr(self, "_objective"):
+            rivals = self.enemies()
+            armies = {e: 0 for e in rivals}
+            for u in self.units.values():
+                if u["owner"] in armies and self.data.units[u["type"]].category == "army":
+                    armies[u["owner"]] += 1
+            self._objective = min(rivals, key=lambda e: (
+                len(self.ctx.worlds_of(e)), armies[e], self.ctx.income(e),
+                self.view["houses"][e]["seat"]), default=None)
+        return self._objective
+
+    def leading(self) -> bool:
+        """Whether the house holds more worlds than any enemy (it then goes for the last
+        worlds, NH-VIC-1)."""
+        mine = len(self.my_worlds())
+        return all(mine > len(self.ctx.worlds_of(e)) for e in self.enemies())
+
+    def target_value(self, world: str) -> float:
+        """NH-AI-7's V, plus the campaign's war aims: the worlds of the objective house
+        (``objective_bonus``; its homeworld ``objective_homeworld_bonus`` more), and, when
+        the house leads, the worlds nobody holds (``lead_neutral_bonus``)."""
+        value = super().target_value(world)
+        c = self.campaign
+        holder = self.controller(world)
+        if holder is not None and holder == self.objective():
+            value += c["objective_bonus"]
+            if self.view["houses"][holder]["homeworld"] == world:
+                value += c["objective_homeworld_bonus"]
+        elif holder is None and self.leading():
+            value += c["lead_neutral_bonus"]
+        return value
+
+    # ----------------------------------------------------------------- transport
+    def jumpship_bought_this_turn(self) -> bool:
+        """The campaign buys a jumpship at every shipyard it holds while its armies lack
+        ships (section 20 buys one a turn): armies that no ship can carry take no world."""
+        return False
+
+    def buy_other_worlds(self, buys: list[dict]) -> dict | None:
+        """Section 20's stage 5 buys the best value on each world in either role, which is
+        mostly Defenders that can never leave (NH-MOV-8); the campaign buys there only armies
+        a ship can carry, by EV(attacking) per cost (a world short of defence was served by
+        stage 2 already)."""
+        home = self.house["homeworld"]
+        floor = self.p["recruiting"]["other_world_min_ev_per_cost"]
+        worlds = sorted({a["world"] for a in buys if a["world"] != home},
+                        key=self.data.world_names.index)
+
+        def value(action):
+            return (self.ev(action["unit"], "attacking")
+                    / self.data.unit_cost(action["unit"], action["world"]))
+
+        for world in self.ranked(worlds, self.income):
+            options = [a for a in buys if a["world"] == world
+                       and self.data.units[a["unit"]].category == "army"
+                       and not self.data.units[a["unit"]].has("defenders")
+                       and value(a) >= floor]
+            if options:
+                return self.best(options, value)
+        return None
+
+    def targets(self, ships: list[str], rng) -> list[dict]:
+        """NH-AI-7's targets; a poorer house's stack is besieged: where the house's income is
+        at least ``siege_income_factor`` times that of every enemy with armies in the hex, a
+        strike there needs only ``siege_ratio`` times their defence (not the preset's attack
+        ratio); at ``crush_income_factor`` times, ``crush_ratio``. Such a
+        strike may not win at once, but the richer house replaces its losses sooner, and the
+        next strikes finish the stack (a homeworld buys two armies a turn, NH-REC-3)."""
+        found = super().targets(ships, rng)
+        c = self.campaign
+        mine = self.ctx.income(self.me)
+        for target in found:
+            if "need_strength" not in target:
+                continue
+            holders = {self.owner(u) for u in self.enemy_armies(target["hex"])}
+            richest = max((self.ctx.income(e) for e in holders), default=0)
+            for factor, ratio in ((c["crush_income_factor"], c["crush_ratio"]),
+                                  (c["siege_income_factor"], c["siege_ratio"])):
+                if mine >= factor * richest:
+                    target["need_strength"] = ratio * self.enemy_defence(target["hex"])
+                    break
+        return found
+
     # ----------------------------------------------------------------- the front
     def jumps_to_targets(self) -> dict[Hex, int]:
-        """Every system hex -> the fewest jumps from it to a world the house does not
-        control (breadth-first over the jump graph, which is symmetric)."""
+        """Every system hex -> the fewest jumps from it to the front: the worlds of the
+        objective house when it has any (the armies mass beside them, a siege over several
+        turns), else every world the house does not control (breadth-first over the jump
+        graph, which is symmetric)."""
         if not hasattr(self, "_front"):
-            others = [tuple(h) for w, h in self.view["map"]["worlds"].items()
-                      if self.controller(w) != self.me]
+            aim = self.objective()
+            worlds = self.view["map"]["worlds"]
+            # The siege: one world of the objective at a time, the weakest its armies can
+            # get to, then the nearest (a decision: armies spread over every world of the
+            # objective never beat any of them).
+            armies = [self.hex_of(u) for u in self.mine("army")]
+            near = jumps(self.dests, sorted(set(armies))) if armies else {}
+            held = [w for w in worlds if aim is not None and self.controller(w) == aim
+                    and tuple(worlds[w]) in near]
+            weakest = min(held, key=lambda w: (self.enemy_defence(tuple(worlds[w])),
+                                               near[tuple(worlds[w])], w), default=None)
+            others = [tuple(worlds[weakest])] if weakest is not None else []
+            if not others:
+                others = [tuple(h) for w, h in worlds.items() if self.controller(w) != self.me]
             self._front = jumps(self.dests, others)
         return self._front
 
@@ -114,11 +216,15 @@ class CampaignPlayer(Player):
         legs: list[tuple[str, list[str], Hex, str]] = []
         load = self.p["strikes"]["armies_per_ship"]
         for h in sorted(armies, key=lambda x: (-front.get(x, far), x[1], x[0])):
-            closer = [d for d in self.dests(h) if d in own
-                      and front.get(d, far) < front.get(h, far)]
+            # Own worlds first; else any hex one jump nearer that holds no enemy army (a
+            # jump station on the way, or a world landed on and so taken, NH-CTRL-1): a
+            # stack with no own world nearer the front would otherwise wait for ever.
+            closer = [d for d in self.dests(h) if front.get(d, far) < front.get(h, far)
+                      and not self.enemy_armies(d)]
             if not closer:
                 continue
-            to = self.best(closer, lambda d: (-front.get(d, far), massed.get(d, 0), d))
+            to = self.best(closer, lambda d: (-front.get(d, far), d in own,
+                                              massed.get(d, 0), d))
             group, spare = armies[h], ships.get(h, [])
             while group and spare:
                 ship = spare.pop(0)

@@ -33,6 +33,9 @@ PLAYERS = ("human", "ai")
 DIFFICULTIES = ("easy", "normal", "hard")
 #: A seat's level that follows ``ai_difficulty`` (every program house's level).
 SAME_LEVEL = "same"
+#: A seat-only level (issue 28): a house that recruits and garrisons and never attacks
+#: (games/nobles/ai_passive.py), for measuring that a house which only waits loses.
+PASSIVE_LEVEL = "passive"
 TERRAIN = ("obstacles", "jump_stations", "empty_systems", "stargate_pairs")
 
 
@@ -109,9 +112,10 @@ class NoblesGame(FlowGame):
         for i, letter in enumerate(ROLES):
             opts[f"level{i + 1}"] = {
                 "type": "choice", "default": SAME_LEVEL,
-                "choices": [SAME_LEVEL, *DIFFICULTIES], "rule": "NH-AI-14",
+                "choices": [SAME_LEVEL, *DIFFICULTIES, PASSIVE_LEVEL], "rule": "NH-AI-14",
                 "help": f"how well the program plays house {letter} (seat {i + 1}), if it "
-                        f"does; {SAME_LEVEL}: as ai_difficulty says"}
+                        f"does; {SAME_LEVEL}: as ai_difficulty says; {PASSIVE_LEVEL}: "
+                        f"recruits and garrisons, never attacks"}
         size = sc["map_size"]
         for key in ("width", "height"):
             opts[key] = {"type": "int", "default": size["default"][0 if key == "width" else 1],
