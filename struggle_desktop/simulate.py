@@ -248,7 +248,7 @@ def _run_chunk(game_ref: Any, scenario: str, seed: int, indices: list[int],
     return [run_one(game, scenario, seed, k, options, policy, path) for k in indices]
 
 
-def _cluster_game(game_ref: Any, scenario: str, seed: int, options: dict[str, Any], policy: str,
+def cluster_game(game_ref: Any, scenario: str, seed: int, options: dict[str, Any], policy: str,
                   with_log: bool, k: int) -> tuple[GameResult, str]:
     """Game ``k`` on a cluster worker: its result and, if asked, the text of its log file (the
     worker's disk may not be the client's, so the client writes the file)."""
@@ -331,7 +331,7 @@ def simulate(game: Any, scenario: str, games: int, seed: int,
             nonlocal started
             started = time.perf_counter()    # the games, not the cluster's start-up
 
-        dask_cluster.run_games(cluster, game, dict(game_options, policy=policy), _cluster_game,
+        dask_cluster.run_games(cluster, game, dict(game_options, policy=policy), cluster_game,
                                (_game_ref(game), scenario, seed, game_options, policy,
                                 log_path is not None), games, collect, on_start=clock_starts)
     elif jobs == 1 or len(chunks) == 1:

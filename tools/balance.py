@@ -3,6 +3,10 @@
 the tables of docs/balance.md.
 
     python tools/balance.py --games 1000 --jobs 2 > /tmp/balance.md
+    python tools/balance.py --games 1000 --cluster tcp://HOST:8786 > /tmp/balance.md
+
+``--cluster ADDRESS|local:N`` plays the games on a Dask cluster instead of ``--jobs`` processes
+(docs/cluster.md), with the same figures.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from struggle_desktop.cluster import (check_jobs_or_cluster, parse_cluster,  # noqa: E402
+                                      require_distributed)
+from struggle_desktop.engine.errors import StruggleError  # noqa: E402
 from struggle_desktop.games import get_game  # noqa: E402
 from struggle_desktop.simulate import simulate  # noqa: E402
 
@@ -33,9 +40,24 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default 2)")
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
+                        help="a Dask scheduler (tcp://HOST:PORT) or local:N, instead of --jobs")
     parser.add_argument("--scenarios", default="1,2,3,4,5,6,7")
     args = parser.parse_args()
+    try:
+        return table(args)
+    except StruggleError as exc:      # a bad --cluster, an unreachable or lost scheduler
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def table(args: argparse.Namespace) -> int:
+    jobs = 2 if args.jobs is None else args.jobs
+    if args.cluster is not None:
+        jobs = check_jobs_or_cluster(args.jobs, args.cluster)
+        parse_cluster(args.cluster)      # a bad value before the table's first line
+        require_distributed()
     game = get_game("struggle")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=Path(__file__).parent).stdout.strip()
@@ -47,7 +69,7 @@ def main() -> int:
     for scenario in args.scenarios.split(","):
         for policy in ("bot", "random"):
             r = simulate(game, scenario, args.games, args.seed, options={"policy": policy},
-                         jobs=args.jobs)
+                         jobs=jobs, cluster=args.cluster)
             total = max(1, r["completed"])
             cells = [f"{100 * r['outcomes'].get(level, 0) / total:.1f}%" for level in LEVELS]
             print(f"| {scenario} | {policy} | " + " | ".join(cells)

@@ -6,6 +6,9 @@ for the tables of docs/balance.md.
     python tools/levels.py --fights 100 --houses 4 --level hard --jobs 2
     python tools/levels.py --battles 100 --jobs 2 [--seeds 11,12] [--scenario civil-war]
 
+Each takes ``--cluster ADDRESS|local:N`` instead of ``--jobs`` to play the games on a Dask
+cluster (docs/cluster.md), with the same figures.
+
 For a pair ``X:Y`` it plays ``games / 2`` games with house A at level X and house B at level Y,
 then as many with the levels swapped (the same seeds), every seat the program's, and counts
 the winner's level. A game's ``result`` names the winning house first (``A``, ``A-turn-limit``:
@@ -29,6 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from struggle_desktop import cluster as dask_cluster  # noqa: E402
+from struggle_desktop.engine.errors import StruggleError  # noqa: E402
 from struggle_desktop.engine.session import Session  # noqa: E402
 from struggle_desktop.games import get_game  # noqa: E402
 from struggle_desktop.simulate import drive, game_seed, program_options, simulate  # noqa: E402
@@ -44,14 +49,15 @@ def winner(result: str) -> str | None:
     return head if head in ("A", "B", "C", "D") else None
 
 
-def pair(first: str, second: str, games: int, seed: int, jobs: int) -> dict:
+def pair(first: str, second: str, games: int, seed: int, jobs: int,
+         cluster: str | None = None) -> dict:
     """Wins by level over ``games`` games of ``first`` against ``second``, seats swapped."""
     wins = {first: 0, second: 0, "draw": 0}
     seconds = 0.0
     half = games // 2
     for a, b in ((first, second), (second, first)):
         summary = simulate("nobles", "standard", half, seed, {
-            "houses": 2, "level1": a, "level2": b}, jobs=jobs)
+            "houses": 2, "level1": a, "level2": b}, jobs=jobs, cluster=cluster)
         seconds += summary["seconds"]
         for result, count in summary["outcomes"].items():
             house = winner(result)
@@ -102,10 +108,22 @@ def fight_counts(args: tuple[int, int, str, int]) -> dict:
     return dict(counts, how=outcome.get("how"), turns=outcome.get("turn"))
 
 
-def fights(games: int, houses: int, level: str, seed: int, jobs: int) -> list[dict]:
+def fight_game(seed: int, level: str, houses: int, k: int) -> tuple[int, dict]:
+    """Game ``k``'s ``fight_counts``, with its index (a cluster's chunks come in any order)."""
+    return k, fight_counts((seed, k, level, houses))
+
+
+def fights(games: int, houses: int, level: str, seed: int, jobs: int,
+           cluster: str | None = None) -> list[dict]:
     """``fight_counts`` of games 0..games-1 of ``seed``."""
     from concurrent.futures import ProcessPoolExecutor
 
+    if cluster is not None:
+        found: list[tuple[int, dict]] = []
+        dask_cluster.run_games(cluster, get_game("nobles"),
+                               {"houses": houses, "ai_difficulty": level}, fight_game,
+                               (seed, level, houses), games, found.extend)
+        return [counts for _k, counts in sorted(found, key=lambda kc: kc[0])]
     work = [(seed, k, level, houses) for k in range(games)]
     if jobs <= 1:
         return [fight_counts(w) for w in work]
@@ -131,18 +149,20 @@ def print_fights(found: list[dict], houses: int, level: str) -> None:
     print("ended by: " + ", ".join(f"{how} {n}" for how, n in sorted(ends.items())))
 
 
-def battles(games: int, seeds: list[int], scenario: str, jobs: int) -> list[dict]:
+def battles(games: int, seeds: list[int], scenario: str, jobs: int,
+            cluster: str | None = None) -> list[dict]:
     """Per side: its wins over ``games`` games a seed when the baseline plays it and when the
     stronger level does (the other side always the baseline's)."""
     rows = []
-    baseline = {seed: simulate("battles", scenario, games, seed, {"policy": "bot"}, jobs=jobs)
+    baseline = {seed: simulate("battles", scenario, games, seed, {"policy": "bot"}, jobs=jobs,
+                               cluster=cluster)
                 for seed in seeds}
     for side in ("blue", "red"):
         row = {"side": side, "games": games * len(seeds), "baseline": 0, "strong": 0,
                "errors": 0, "seconds": 0.0}
         for seed in seeds:
             strong = simulate("battles", scenario, games, seed, {"policy": f"strong-{side}"},
-                              jobs=jobs)
+                              jobs=jobs, cluster=cluster)
             row["baseline"] += baseline[seed]["outcomes"].get(side, 0)
             row["strong"] += strong["outcomes"].get(side, 0)
             row["errors"] += strong["errors"] + baseline[seed]["errors"]
@@ -170,7 +190,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default 2)")
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
+                        help="a Dask scheduler (tcp://HOST:PORT) or local:N, instead of --jobs")
     parser.add_argument("--pairs", default="hard:normal,normal:easy")
     parser.add_argument("--fights", type=int, default=0, metavar="N")
     parser.add_argument("--houses", type=int, default=4)
@@ -179,20 +201,33 @@ def main() -> int:
     parser.add_argument("--seeds", default="11,12")
     parser.add_argument("--scenario", default="civil-war")
     args = parser.parse_args()
+    try:
+        return study(args)
+    except StruggleError as exc:      # a bad --cluster, an unreachable or lost scheduler
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def study(args: argparse.Namespace) -> int:
+    jobs = 2 if args.jobs is None else args.jobs
+    if args.cluster is not None:
+        jobs = dask_cluster.check_jobs_or_cluster(args.jobs, args.cluster)
+        dask_cluster.parse_cluster(args.cluster)
+        dask_cluster.require_distributed()
     if args.battles:
         seeds = [int(x) for x in args.seeds.split(",")]
-        print_battles(battles(args.battles, seeds, args.scenario, args.jobs), args.scenario,
-                      seeds)
+        print_battles(battles(args.battles, seeds, args.scenario, jobs, args.cluster),
+                      args.scenario, seeds)
         return 0
     if args.fights:
-        print_fights(fights(args.fights, args.houses, args.level, args.seed, args.jobs),
+        print_fights(fights(args.fights, args.houses, args.level, args.seed, jobs, args.cluster),
                      args.houses, args.level)
         return 0
     print("| levels | games | first wins | second wins | draws | first's share |")
     print("|---|---|---|---|---|---|")
     for text in args.pairs.split(","):
         first, second = text.split(":")
-        found = pair(first, second, args.games, args.seed, args.jobs)
+        found = pair(first, second, args.games, args.seed, jobs, args.cluster)
         wins, games = found["wins"], found["games"]
         print(f"| {first} vs {second} | {games} | {wins[first]} | {wins[second]} | "
               f"{wins['draw']} | {100 * wins[first] / games:.0f} % |", flush=True)

@@ -2,7 +2,8 @@
 """Struggle for the Galactic Empire: the stronger Imperial player (policy ``strong``) against
 today's bot (policy ``bot``), measured by the mean victory level, for docs/balance.md.
 
-    python tools/struggle_levels.py [--games 500] [--seed 1] [--jobs 1] [--scenarios 1,...,7]
+    python tools/struggle_levels.py [--games 500] [--seed 1] [--jobs 1 | --cluster ADDRESS|local:N]
+                                    [--scenarios 1,...,7]
 
 For each scenario it plays the same ``games`` games (game ``k`` set up from
 ``game_seed(seed, k)``) once with each policy, through ``simulate.run_one``, the function
@@ -31,8 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from struggle_desktop import cluster as dask_cluster  # noqa: E402
+from struggle_desktop.engine.errors import StruggleError  # noqa: E402
 from struggle_desktop.games import get_game  # noqa: E402
-from struggle_desktop.simulate import run_one  # noqa: E402
+from struggle_desktop.simulate import cluster_game, run_one  # noqa: E402
 
 LEVELS = {"collapse": 0, "decline": 1, "survival": 2, "expanding": 3, "galactic": 4,
           "universal": 5}
@@ -79,9 +82,17 @@ def play_chunk(args: tuple[str, str, int, list[int]]) -> list[tuple[int, str | N
     return out
 
 
-def play(scenario: str, policy: str, games: int, seed: int, jobs: int) -> tuple[list, float]:
+def play(scenario: str, policy: str, games: int, seed: int, jobs: int,
+         cluster: str | None = None) -> tuple[list, float]:
     """Every game's (index, result, vp, completed), in game order, and the seconds taken."""
     started = time.perf_counter()
+    if cluster is not None:      # the games of simulate --cluster, one by one
+        results: list = []
+        dask_cluster.run_games(cluster, get_game("struggle"), {"policy": policy}, cluster_game,
+                               ("struggle", scenario, seed, {}, policy, False), games,
+                               results.extend)
+        rows = sorted((r.index, r.result, r.vp, r.completed) for r, _log in results)
+        return rows, time.perf_counter() - started
     size = max(1, math.ceil(games / (jobs * 4)))
     chunks = [(scenario, policy, seed, list(range(i, min(games, i + size))))
               for i in range(0, games, size)]
@@ -117,9 +128,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default 1)")
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
+                        help="a Dask scheduler (tcp://HOST:PORT) or local:N, instead of --jobs")
     parser.add_argument("--scenarios", default="1,2,3,4,5,6,7")
     args = parser.parse_args(argv)
+    try:
+        return study(args)
+    except StruggleError as exc:      # a bad --cluster, an unreachable or lost scheduler
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def study(args: argparse.Namespace) -> int:
+    args.jobs = dask_cluster.check_jobs_or_cluster(args.jobs, args.cluster)
+    if args.cluster is not None:
+        dask_cluster.parse_cluster(args.cluster)
+        dask_cluster.require_distributed()
     scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
     lines = ["| scenario | games | bot mean level | strong mean level | difference | "
              "bot outcomes | strong outcomes |",
@@ -129,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         bands = base_bands(scenario)
         played = {}
         for policy in POLICIES:
-            played[policy] = play(scenario, policy, args.games, args.seed, args.jobs)
+            played[policy] = play(scenario, policy, args.games, args.seed, args.jobs,
+                                  args.cluster)
             timing.append(f"scenario {scenario}, {policy}: {played[policy][1]:.0f} s "
                           f"({args.games / played[policy][1]:.2f} games/s)")
             print(timing[-1], file=sys.stderr, flush=True)
@@ -144,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                      f"{shares(played['bot'][0])} | {shares(played['strong'][0])} |")
     print("\n".join(lines))
     print()
-    print("Time (--jobs %d): " % args.jobs + "; ".join(timing) + ".")
+    where = f"--cluster {args.cluster}" if args.cluster else f"--jobs {args.jobs}"
+    print(f"Time ({where}): " + "; ".join(timing) + ".")
     return 0
 
 
