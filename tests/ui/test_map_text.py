@@ -124,3 +124,66 @@ def test_a_leader_and_the_nexus_markers_in_the_tray_look_different(qtbot, monkey
         assert site_image not in (nexus_icon, icon_image(items[leaders[0]]))
     finally:
         next(gen, None)
+
+
+# ---------------------------------------------------------------- the real window, 1366x768
+#: Run in a child process with a 1366x768 screen; prints the map view's size, its scale and
+#: the smallest text it paints at the first view (text, pixels).
+PROBE = r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage, QPainter
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.screens import window_class
+
+app = make_application()
+settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+window = window_class("struggle")(settings=settings)
+window.show()
+window.new_game("struggle", "3", 7, {})
+for _ in range(20):
+    app.processEvents()
+view = window.view
+drawn = []
+original = QPainter.drawStaticText
+def record(painter, point, prepared):
+    drawn.append((prepared.text(), painter.font().pixelSize() * abs(painter.worldTransform().m22())))
+    return original(painter, point, prepared)
+QPainter.drawStaticText = record
+image = QImage(view.viewport().size(), QImage.Format.Format_ARGB32)
+painter = QPainter(image)
+view.render(painter)
+painter.end()
+QPainter.drawStaticText = original
+window.document.dirty = False
+window.close()
+print(json.dumps({"size": list(view.viewport().size().toTuple()), "scale": view.transform().m11(),
+                  "count": len(drawn), "smallest": sorted(drawn, key=lambda t: t[1])[:5]}))
+"""
+
+
+def test_the_windows_map_at_1366x768_draws_every_text_at_least_9_px(tmp_path):
+    """The real window on a 1366x768 screen (a process of its own: the offscreen screen's
+    size is fixed when the application starts), its map as it first opens."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from conftest import offscreen_platform
+
+    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path),
+               QT_QPA_PLATFORM=offscreen_platform(
+                   {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
+                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", PROBE, str(root)], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    width, height = found["size"]
+    assert width <= 700 and height <= 600, f"the map is {width}x{height}: not a laptop's"
+    assert found["count"] > 50, "the map painted little text"
+    assert found["smallest"][0][1] >= MIN_PX - 1e-6, found["smallest"]
