@@ -187,3 +187,20 @@ def test_the_windows_map_at_1366x768_draws_every_text_at_least_9_px(tmp_path):
     assert width <= 700 and height <= 600, f"the map is {width}x{height}: not a laptop's"
     assert found["count"] > 50, "the map painted little text"
     assert found["smallest"][0][1] >= MIN_PX - 1e-6, found["smallest"]
+
+
+def test_the_whole_map_on_a_laptop_shows_every_sector_number_at_least_9_px(qtbot, game,
+                                                                           monkeypatch):
+    """Whole Map (Ctrl+0) on a laptop once drew every label some 4 pixels tall: now each
+    sector's number alone, grown to be read (its name is in the tooltip and the Stack
+    panel)."""
+    scene = board_scene(game)
+    view = shown_view(qtbot, scene, *LAPTOP_MAP)
+    view.zoom_reset()
+    drawn = painted_text(view, monkeypatch)
+    numbers = {f"{n:02d}" for n in scene.geometry}
+    sizes = {text: px for text, px in drawn if text in numbers}
+    assert set(sizes) == numbers
+    assert min(sizes.values()) >= MIN_PX - 1e-6, sorted(sizes.items(), key=lambda t: t[1])[:5]
+    names = {geo.name for geo in scene.geometry.values()}
+    assert not [text for text, px in drawn if text in names and px < 6]

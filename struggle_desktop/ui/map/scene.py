@@ -104,6 +104,10 @@ ARM_COLOURS = {"Core": "#6e5a22", "Norma": "#1d4f63", "Scutum-Centaurus": "#1d59
 OWNER_COLOURS = {"imp": QColor("#3f8cff"), "chaos": QColor("#e6453a")}
 LABEL_NUMBER = QColor("#f6ecd0")
 LABEL_NAME = QColor("#cdd6ea")
+#: Zoomed out until sector names would be smaller than this on screen (pixels), a label
+#: shows its number alone, grown to at least NUMBER_MIN_PX (at most NUMBER_MAX_GROWTH times):
+#: the whole map on a laptop then reads "01 ... 76" instead of a smudge of 4-pixel names.
+NAME_MIN_PX, NUMBER_MIN_PX, NUMBER_MAX_GROWTH = 6.0, 9.0, 2.0
 
 #: Highlight kinds: fill, rim, rim width (map units), dashed.
 #: Highlight kinds: a wash mixed into the sector's fill (colour, strength; None for none), the
@@ -578,10 +582,31 @@ class MapLayer(QGraphicsItem):
         if core:
             painter.setPen(self.core_rim)
             painter.drawPath(core[0].geo.path)
-        if QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) >= 0.45:
-            for style in self.sectors.values():      # too small to read otherwise (overview)
+        detail = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        if detail >= 0.3:                   # too small to read otherwise (the overview)
+            compact = detail * 9 < NAME_MIN_PX
+            for style in self.sectors.values():
                 if style.geo.label_rect.intersects(exposed):
-                    self._paint_label(painter, style)
+                    if compact:
+                        self._paint_number(painter, style, detail)
+                    else:
+                        self._paint_label(painter, style)
+
+    def _paint_number(self, painter: QPainter, style: SectorStyle, detail: float) -> None:
+        """Zoomed far out: the sector's number alone on its plate, grown to be read."""
+        geo = style.geo
+        number, size, bold = geo.label_lines[0]
+        growth = max(1.0, min(NUMBER_MAX_GROWTH, NUMBER_MIN_PX / (size * detail)))
+        centre = geo.label_rect.center()
+        width = text_width(number, size, bold) + 6
+        painter.save()
+        painter.translate(centre)
+        painter.scale(growth, growth)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(style.plate)
+        painter.drawRoundedRect(QRectF(-width / 2, -size / 2 - 1, width, size + 2), 3, 3)
+        draw_text(painter, 0, 0, number, size, bold, GOLD if geo.core else LABEL_NUMBER)
+        painter.restore()
 
     def _paint_label(self, painter: QPainter, style: SectorStyle) -> None:
         """The number (with a small sun for a system sector), the name, the IE tag."""
