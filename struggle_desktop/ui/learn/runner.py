@@ -1,0 +1,309 @@
+"""The guide runner: one step at a time, a callout beside the thing the step is about.
+
+The runner never plays for the person. It starts the guide's game (its scenario and seed, so
+the dice tell the story the steps describe), then listens to the document's ``changed`` signal:
+when the actions performed since the step began include the one the step asks for, the next
+step comes; any other action gets the step's hint (the game took it as usual; Undo or Leave
+are offered). A move the game refuses is refused as always (status bar) and the callout adds
+the hint. Back shows the previous step again, Restart starts the guide's game afresh, Leave
+closes the callout and the game goes on as an ordinary one.
+
+Targets are named by stable means, so a guide survives a change of layout: a panel or widget
+by its objectName, a sector by the game's number for it.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
+from PySide6.QtWidgets import (QDockWidget, QFrame, QHBoxLayout, QLabel, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from struggle_desktop.ui.learn.loader import Guide, Step
+
+#: Room kept round a sector's centre when pointing at it (window pixels).
+SECTOR_HALF = 28
+CALLOUT_WIDTH = 340
+GAP = 10
+
+
+class Callout(QFrame):
+    """The step's box: title, text with its rule links, a hint line, and the step buttons."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("learn-callout")
+        self.setFrameShape(QFrame.Shape.Box)
+        self.setStyleSheet("#learn-callout { background: #fffbe6; border: 2px solid #c07000;"
+                           " border-radius: 6px; } QLabel { color: #202020; }")
+        self.setFixedWidth(CALLOUT_WIDTH)
+        layout = QVBoxLayout(self)
+        self.heading = QLabel()
+        self.heading.setObjectName("learn-heading")
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.heading.setWordWrap(True)
+        self.body = QLabel()
+        self.body.setObjectName("learn-text")
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.hint = QLabel()
+        self.hint.setObjectName("learn-hint")
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet("color: #a03000")
+        self.hint.hide()
+        buttons = QHBoxLayout()
+        self.back = QPushButton("Back")
+        self.back.setObjectName("learn-back")
+        self.restart = QPushButton("Restart")
+        self.restart.setObjectName("learn-restart")
+        self.leave = QPushButton("Leave")
+        self.leave.setObjectName("learn-leave")
+        self.leave.setToolTip("Close the guide; the game goes on as an ordinary game")
+        self.next = QPushButton("Next")
+        self.next.setObjectName("learn-next")
+        for button in (self.back, self.restart, self.leave, self.next):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)   # Space/Enter stay the game's
+            buttons.addWidget(button)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.body)
+        layout.addWidget(self.hint)
+        layout.addLayout(buttons)
+
+
+class Marker(QWidget):
+    """A frame drawn round the target; mouse events go through it to what it marks."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setObjectName("learn-marker")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
+        self.setStyleSheet("#learn-marker { border: 3px solid #e07000; border-radius: 6px;"
+                           " background: transparent; }")
+
+
+class GuideRunner(QObject):
+    """Runs ``guide`` in ``window`` (a game window of the guide's game)."""
+
+    step_changed = Signal(int)
+    finished = Signal()
+
+    def __init__(self, window, guide: Guide, rules_link=None):
+        super().__init__(window)
+        self.window = window
+        self.guide = guide
+        self.index = -1
+        self.active = False
+        self._starts: list[int] = []      # actions performed when each step began
+        self.callout = Callout(window)
+        self.marker = Marker(window)
+        self.callout.hide()
+        self.marker.hide()
+        self.callout.back.clicked.connect(self.back)
+        self.callout.restart.clicked.connect(self.restart)
+        self.callout.leave.clicked.connect(self.leave)
+        self.callout.next.clicked.connect(self.next_step)
+        self.callout.body.linkActivated.connect(self._open_rule)
+        window.installEventFilter(self)
+
+    # ------------------------------------------------------------------ the guide's course
+    @property
+    def document(self):
+        return self.window.document
+
+    @property
+    def step(self) -> Step | None:
+        return self.guide.steps[self.index] if 0 <= self.index < len(self.guide.steps) else None
+
+    def start(self) -> bool:
+        """Start the guide's game and show the first step."""
+        if not self.window.new_game(self.guide.game, self.guide.scenario, self.guide.seed,
+                                    dict(self.guide.options)):
+            return False
+        if not self.active:
+            self.document.changed.connect(self._changed)
+            self.document.message.connect(self._message)
+        self.active = True
+        self._starts = []
+        self._show(0)
+        return True
+
+    def restart(self) -> None:
+        self.start()
+
+    def leave(self) -> None:
+        """Close the guide; the game stays and goes on as an ordinary game."""
+        if self.active:
+            self.document.changed.disconnect(self._changed)
+            self.document.message.disconnect(self._message)
+        self.active = False
+        self.callout.hide()
+        self.marker.hide()
+        self.finished.emit()
+
+    def back(self) -> None:
+        if self.index > 0:
+            self._show(self.index - 1)
+
+    def next_step(self) -> None:
+        """Next (a reading step, or a step already done when it is shown again); Finish."""
+        if self.index + 1 >= len(self.guide.steps):
+            self.leave()
+        else:
+            self._show(self.index + 1)
+
+    def _performed(self) -> list[dict]:
+        session = self.document.session
+        return [entry["action"] for entry in session.actions] if session else []
+
+    def _done(self, index: int) -> bool:
+        """Whether the action step ``index`` asks for was performed since it began."""
+        step = self.guide.steps[index]
+        if step.wanted is None or index >= len(self._starts):
+            return False
+        return any(step.matches(a) for a in self._performed()[self._starts[index]:])
+
+    def _show(self, index: int) -> None:
+        self.index = index
+        if index == len(self._starts):
+            self._starts.append(len(self._performed()))
+        self.callout.hint.hide()
+        self.step_changed.emit(index)
+        self.place()
+
+    # ------------------------------------------------------------------ watching the game
+    def _changed(self) -> None:
+        step = self.step
+        if not self.active or step is None:
+            return
+        frontier = self.index == len(self._starts) - 1
+        if frontier and step.wanted is not None:
+            performed = self._performed()
+            if len(performed) < self._starts[self.index]:     # undone past the step's start
+                self._starts[self.index] = len(performed)
+            if self._done(self.index):
+                self.next_step()
+                return
+            if len(performed) > self._starts[self.index]:
+                self._say_hint("That was another move than this step asks for (Undo, Ctrl+Z, "
+                               "takes it back; or Leave the guide and play on).")
+                return
+        self.place()
+
+    def _message(self, text: str) -> None:
+        if self.active and text.startswith("Not possible") and self.step is not None:
+            self._say_hint("")
+
+    def _say_hint(self, lead: str) -> None:
+        step = self.step
+        words = " ".join(w for w in (lead, step.hint if step else "") if w)
+        self.callout.hint.setText(words or "Not this way: read the step again.")
+        self.callout.hint.show()
+        self.callout.adjustSize()
+        self.place()
+
+    def _open_rule(self, link: str) -> None:
+        """A rule ID's link opens the house-rules page searched for it."""
+        from struggle_desktop.ui.dialogs.house_rules import HouseRulesDialog
+        dialog = HouseRulesDialog(self.document.game, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.set_search(link.removeprefix("rule:"))
+        dialog.show()
+
+    # ------------------------------------------------------------------ where things are
+    def target_rect(self, step: Step | None = None) -> QRect | None:
+        """The target of ``step`` (the current one) in window coordinates, brought into
+        view (a tabbed panel raised, the map centred on a sector); None if it is missing."""
+        step = step or self.step
+        if step is None:
+            return None
+        if "widget" in step.target:
+            widget = self.find_widget(step.target["widget"])
+            if widget is None:
+                return None
+            dock = widget if isinstance(widget, QDockWidget) else None
+            parent = widget
+            while dock is None and parent is not None:
+                parent = parent.parentWidget()
+                dock = parent if isinstance(parent, QDockWidget) else None
+            if dock is not None and (not dock.isVisible() or dock.visibleRegion().isEmpty()):
+                dock.show()
+                dock.raise_()
+            if not widget.isVisible():
+                return None
+            return QRect(widget.mapTo(self.window, QPoint(0, 0)), widget.size())
+        view = getattr(self.window, "view", None)
+        scene = getattr(self.window, "scene", None)
+        if view is None or scene is None:
+            return None
+        n = step.target["sector"]
+        try:
+            centre = scene.sector_center(n)
+        except (KeyError, IndexError):
+            return None
+        if not view.visible_area().contains(centre):
+            view.centre_on_sector(n)
+        point = view.viewport().mapTo(self.window, view.mapFromScene(centre))
+        return QRect(point.x() - SECTOR_HALF, point.y() - SECTOR_HALF,
+                     2 * SECTOR_HALF, 2 * SECTOR_HALF)
+
+    def find_widget(self, name: str) -> QWidget | None:
+        if self.window.objectName() == name:
+            return self.window
+        return self.window.findChild(QWidget, name)
+
+    def place(self) -> None:
+        """Fill the callout for the current step and put it beside its target, never over it."""
+        step = self.step
+        if not self.active or step is None:
+            return
+        total = len(self.guide.steps)
+        done = self._done(self.index)
+        self.callout.heading.setText(f"{self.guide.title} — step {self.index + 1} of {total}"
+                                     + (f": {step.title}" if step.title else ""))
+        links = ", ".join(f'<a href="rule:{r}">{r}</a>' for r in step.rules)
+        body = html.escape(step.text)
+        if links:
+            body += f'<br><span style="color:#606060">Rules: {links}</span>'
+        if done:
+            body += "<br><i>Done already: Next goes on.</i>"
+        self.callout.body.setText(body)
+        last = self.index + 1 == total
+        self.callout.next.setVisible(step.wanted is None or done)
+        self.callout.next.setText("Finish" if last else "Next")
+        self.callout.back.setEnabled(self.index > 0)
+        self.callout.adjustSize()
+        target = self.target_rect(step)
+        if target is None:
+            self.marker.hide()
+            self.callout.move(self.window.width() - self.callout.width() - GAP, 60)
+        else:
+            self.marker.setGeometry(target.adjusted(-4, -4, 4, 4))
+            self.marker.show()
+            self.marker.raise_()
+            self.callout.move(self.beside(target, self.callout.size()))
+        self.callout.show()
+        self.callout.raise_()
+
+    def beside(self, target: QRect, size) -> QPoint:
+        """A place for a box of ``size`` next to ``target`` inside the window: right, left,
+        below or above it, the first that fits without covering it."""
+        area = self.window.rect().adjusted(GAP, GAP, -GAP, -GAP)
+        w, h = size.width(), size.height()
+        ty = min(max(target.top(), area.top()), area.bottom() - h)
+        tx = min(max(target.left(), area.left()), area.right() - w)
+        for x, y in ((target.right() + GAP + 4, ty), (target.left() - GAP - 4 - w, ty),
+                     (tx, target.bottom() + GAP + 4), (tx, target.top() - GAP - 4 - h)):
+            box = QRect(x, y, w, h)
+            if area.contains(box) and not box.intersects(target.adjusted(-4, -4, 4, 4)):
+                return QPoint(x, y)
+        # A target as large as the window (the map): the box goes in its top right corner.
+        return QPoint(area.right() - w, area.top() + 40)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.window and event.type() == QEvent.Type.Resize and self.active:
+            self.place()
+        return False

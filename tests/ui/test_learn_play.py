@@ -1,0 +1,137 @@
+"""Learn to Play: every guide is played to its end through the window, at 1366x768, by the
+gestures each step asks for (a drag from the tray or on the map, a click on a sector, an
+answer and Do it, Continue, Next); every step's target must exist, be in view on the screen
+and not be covered by the callout. A change of the rules, the dice or the window that breaks
+a guide's story fails here.
+
+The window runs in a child process: the offscreen screen's size is fixed when the application
+starts (``conftest.offscreen_platform``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import offscreen_platform
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QPoint, QRect, QSettings, Qt
+from PySide6.QtTest import QTest
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.learn.loader import available_guides
+from struggle_desktop.ui.learn.runner import GuideRunner
+from struggle_desktop.ui.screens import window_class
+
+app = make_application()
+problems, walked = [], []
+
+
+def settle():
+    for _ in range(10):
+        app.processEvents()
+
+
+def click(button):
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    settle()
+
+
+def answer(window, wanted):
+    # The normal means of each kind of answer: a drag, a click on the map, Continue, or the
+    # answer's line in the Decision list and Do it.
+    while window.playback.active:         # the Chaos side's steps on show: "Show the end now"
+        click(window.turn_dock.continue_button)
+    verb = wanted["verb"]
+    if verb == "place":
+        window.tray_dropped(wanted["unit"], wanted["at"], [])      # the tray's drop
+    elif verb == "move":
+        window._piece_dropped(wanted["unit"], wanted["to"])        # the map's drop
+    elif verb == "buy_unit":
+        window._sector_clicked(wanted["at"])                       # a click on the sector
+        menu = window.sector_menu
+        if menu is not None and menu.isVisible():
+            act = next(a for a in menu.actions()
+                       if all(a.data().get(k) == v for k, v in wanted.items()))
+            menu.close()
+            act.trigger()
+    elif verb == "done":
+        click(window.turn_dock.continue_button)
+    else:
+        dock = window.decision_dock
+        dock.raise_()
+        settle()
+        items = [dock.choices.item(i) for i in range(dock.choices.count())]
+        item = next(i for i in items if all(
+            (i.data(Qt.ItemDataRole.UserRole) or {}).get(k) == v for k, v in wanted.items()))
+        dock.choices.setCurrentItem(item)
+        click(dock.do_button)
+    settle()
+
+
+for guide in available_guides():
+    settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+    window = window_class(guide.game)(settings=settings)
+    window.show()
+    settle()
+    runner = GuideRunner(window, guide)
+    assert runner.start()
+    screen = window.screen().availableGeometry()
+    for k, step in enumerate(guide.steps):
+        settle()
+        where = f"{guide.id} step {k + 1} ({step.id})"
+        if runner.index != k:
+            problems.append(f"{where}: the guide is at step {runner.index + 1}")
+            break
+        target = runner.target_rect()
+        if target is None:
+            problems.append(f"{where}: its target {step.target} is missing or hidden")
+        else:
+            on_screen = QRect(window.mapToGlobal(target.topLeft()), target.size())
+            if not screen.contains(on_screen.center()):
+                problems.append(f"{where}: its target lies off the screen at {on_screen.getRect()}")
+            box = runner.callout.geometry()
+            if box.intersects(target) and target.width() < window.width() // 2:
+                problems.append(f"{where}: the callout {box.getRect()} covers its target")
+            if not window.rect().contains(box):
+                problems.append(f"{where}: the callout {box.getRect()} leaves the window")
+        before = len(window.document.session.actions)
+        if step.wanted is None:
+            click(runner.callout.next)
+        else:
+            if runner.callout.next.isVisible():
+                problems.append(f"{where}: Next is offered before the move is made")
+            answer(window, step.wanted)
+            if len(window.document.session.actions) == before:
+                problems.append(f"{where}: {step.wanted} was not performed")
+                break
+        walked.append(step.id)
+    if runner.active:
+        problems.append(f"{guide.id}: the guide did not finish after its last step")
+    window.document.dirty = False
+    window.close()
+print(json.dumps({"problems": problems, "walked": walked}))
+"""
+
+
+def test_every_guide_plays_to_its_end_at_1366x768(tmp_path):
+    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path),
+               QT_QPA_PLATFORM=offscreen_platform(
+                   {"name": "probe", "x": 0, "y": 0, "width": 1366, "height": 768,
+                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
+    done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["problems"] == [], "\n".join(report["problems"])
+    from struggle_desktop.ui.learn.loader import available_guides
+    assert report["walked"] == [s.id for g in available_guides() for s in g.steps]
