@@ -16,8 +16,10 @@ How a batch runs:
   order, so the digest and every figure are those of ``--jobs 1``;
 - each chunk carries the client's *fingerprint* (program version, rules version, and a digest of
   the data the worker plays with: tables, maps and scenarios, house-rule overrides included, and
-  the batch's options). A worker whose own differs refuses the chunk (``WorkerMismatch``), and
-  the run stops with one line naming that worker: its figures would not be those of this program;
+  the batch's options). Every worker is asked once before the first chunk (which also loads
+  the game's data there, before the clock starts), and a worker that joins later checks each
+  chunk it gets. A worker whose own differs refuses (``WorkerMismatch``), and the run stops with
+  one line naming that worker: its figures would not be those of this program;
 - between two games a chunk asks whether it is still wanted, so that a cancel (Ctrl+C, a
   scheduler that went away) leaves at most one game running per worker, and a local cluster's
   worker processes are stopped with it;
@@ -159,6 +161,19 @@ def _worker_address() -> str:
         return "(not a worker)"
 
 
+def mismatch(address: str, differ: list[str]) -> str:
+    """The one line that names a worker that differs, and how."""
+    return (f"worker {address} differs from this program and refused its chunk: "
+            f"{'; '.join(differ)}")
+
+
+def prepare_worker(expected: dict, options: dict) -> list[str]:
+    """Run once on every worker before a batch: load the game's data (so that the first chunk
+    does not pay for it) and say how this worker differs from the client (empty: it does not)."""
+    from struggle_desktop.simulate import resolve_game
+    return differences(expected, fingerprint(resolve_game(expected["game"]), options))
+
+
 def run_chunk(expected: dict, options: dict, task: Callable, args: tuple,
               indices: list[int]) -> list:
     """A worker's chunk: refuse it if this worker's fingerprint differs from the client's, else
@@ -172,8 +187,7 @@ def run_chunk(expected: dict, options: dict, task: Callable, args: tuple,
                              f"{type(exc).__name__}: {exc}") from None
     differ = differences(expected, mine)
     if differ:
-        raise WorkerMismatch(f"worker {_worker_address()} differs from this program and refused "
-                             f"its chunk: {'; '.join(differ)}")
+        raise WorkerMismatch(mismatch(_worker_address(), differ))
     results = []
     for k in indices:
         if not _still_wanted():
@@ -218,9 +232,11 @@ def connect(spec: tuple[str, Any]) -> Iterator[Any]:
                 else:
                     client = distributed.Client(value, timeout=CONNECT_TIMEOUT,
                                                 set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as exc:
-                where = f"at {value}" if kind == "address" else "(local)"
-                raise ClusterError(f"cannot reach the Dask scheduler {where}: "
+            except (OSError, TimeoutError, ValueError, RuntimeError) as exc:
+                if kind == "local":   # e.g. a worker process that cannot start
+                    raise ClusterError(f"cannot start a local Dask cluster of {value} workers: "
+                                       f"{one_line(exc) or type(exc).__name__}") from None
+                raise ClusterError(f"cannot reach the Dask scheduler at {value}: "
                                    f"{one_line(exc) or type(exc).__name__}") from None
             try:
                 client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
@@ -261,7 +277,19 @@ def run_games(cluster: str, game: Any, options: dict, task: Callable, args: tupl
     expected = fingerprint(game, options)
     stop = stop or (lambda: False)
     with connect(spec) as client:
-        workers = len(client.scheduler_info().get("workers", {}))
+        try:    # every worker now: an early refusal, and the data loaded before the clock
+            refusals = client.run(prepare_worker, expected, options, wait=True,
+                                  on_error="return")
+        except Exception as exc:  # noqa: BLE001 - the scheduler went away at once
+            raise ClusterError(f"lost the Dask scheduler at {_where(spec)}: "
+                               f"{one_line(exc) or type(exc).__name__}") from None
+        for address, refusal in refusals.items():
+            if isinstance(refusal, list) and refusal:
+                raise ClusterError(mismatch(address, refusal))
+            if isinstance(refusal, BaseException):   # e.g. a worker without this program
+                raise ClusterError(f"worker {address} cannot play these games: "
+                                   f"{type(refusal).__name__}: {one_line(refusal)}")
+        workers = len(refusals)
         size = chunk_size(games, workers)
         batch = uuid.uuid4().hex[:12]
         if on_start is not None:

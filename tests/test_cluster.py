@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -324,3 +325,18 @@ def test_without_the_extra_nothing_imports_dask_and_cluster_says_how_to_install(
     assert report == {"plain": 0, "asked": 2, "imported": []}, done.stderr
     line = one_error_line(done.stderr)
     assert 'pip install "struggle-desktop[cluster]"' in line
+
+
+def test_a_chunk_from_another_program_version_is_refused():
+    """A worker that joins mid-run is checked chunk by chunk: a chunk whose fingerprint names
+    another program version is refused before any game of it is played."""
+    from struggle_desktop.games import get_game
+
+    expected = dict(cluster.fingerprint(get_game("struggle"), {}), program="0.0.0-other")
+    played = []
+    words = f"program version {cluster.__version__} there, 0.0.0-other here"
+    with pytest.raises(cluster.WorkerMismatch, match=re.escape(words)):
+        cluster.run_chunk(expected, {}, played.append, (), [0, 1])
+    assert played == []
+    assert cluster.run_chunk(dict(expected, program=cluster.__version__), {}, played.append,
+                             (), [0, 1]) == [None, None] and played == [0, 1]
