@@ -52,6 +52,8 @@ MAX_LOCAL_WORKERS = 64
 CONNECT_TIMEOUT = 10
 #: Seconds to wait for a first worker on a scheduler, and without any worker during a run.
 WORKER_TIMEOUT = 30
+#: Seconds between two questions to the scheduler whether it still has workers.
+WORKER_CHECK = 5
 #: Seconds the scheduler may stay out of reach during a run before the run stops.
 LOST_SCHEDULER_TIMEOUT = 10
 #: Seconds between two looks at the chunks (progress, cancel, a lost scheduler).
@@ -301,6 +303,7 @@ def run_games(cluster: str, game: Any, options: dict, task: Callable, args: tupl
                 pending.add(client.submit(run_chunk, expected, options, task, args, indices,
                                           key=f"struggle-chunk-{batch}-{number}", pure=False))
             out_of_reach_since = None
+            workers_seen = last_check = time.monotonic()
             while pending:
                 # A look at the futures' own states: no call to the scheduler.
                 done = {future for future in pending if future.done()}
@@ -318,6 +321,15 @@ def run_games(cluster: str, game: Any, options: dict, task: Callable, args: tupl
                                            f"{_where(spec)} during the run")
                 else:
                     out_of_reach_since = None
+                    now = time.monotonic()
+                    if now - last_check < WORKER_CHECK:
+                        continue
+                    last_check = now
+                    if _worker_count(client):
+                        workers_seen = now
+                    elif now - workers_seen > WORKER_TIMEOUT:
+                        raise ClusterError(f"the Dask scheduler at {_where(spec)} has had no "
+                                           f"worker for {WORKER_TIMEOUT} s")
             return False
         finally:
             if pending and client.status == "running":
@@ -325,6 +337,14 @@ def run_games(cluster: str, game: Any, options: dict, task: Callable, args: tupl
                     client.cancel(list(pending), force=True)
                 except Exception:  # noqa: BLE001 - the scheduler may be gone already
                     pass
+
+
+def _worker_count(client: Any) -> int:
+    """The scheduler's workers (a call to the scheduler: made every ``WORKER_CHECK`` s)."""
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # noqa: BLE001 - between connections: count it as unknown, not none
+        return 1
 
 
 def _where(spec: tuple[str, Any]) -> str:

@@ -340,3 +340,25 @@ def test_a_chunk_from_another_program_version_is_refused():
     assert played == []
     assert cluster.run_chunk(dict(expected, program=cluster.__version__), {}, played.append,
                              (), [0, 1]) == [None, None] and played == [0, 1]
+
+
+def test_a_scheduler_left_without_workers_mid_run_exits_2(capsys, monkeypatch, one_worker):
+    monkeypatch.setattr(cluster, "WORKER_TIMEOUT", 2)
+    monkeypatch.setattr(cluster, "WORKER_CHECK", 0.5)
+    one_worker.add_workers(1)
+
+    def kill_when_busy() -> None:
+        with one_worker.client() as client:
+            for _ in range(600):
+                if any(client.processing().values()):
+                    break
+                time.sleep(0.05)
+        one_worker.workers[0].kill()
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
+    code, out, err = run(capsys, "simulate", "--game", "struggle", "--scenario", "4",
+                         "--games", "100000", "--seed", "1", "--cluster", one_worker.address)
+    killer.join()
+    assert code == 2 and out == ""
+    assert "has had no worker for 2 s" in one_error_line(err)
