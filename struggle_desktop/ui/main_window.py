@@ -720,7 +720,16 @@ class MainWindow(GameWindow):
         board = self.document.board
         if board and n in board.get("sectors", {}):
             sec = board["sectors"][n]
-            self.hover_text.setText(sec["tooltip"].split("\n")[0])
+            # A click on a sector may answer the question (a purchase, an attack): say so
+            # before the click, so a player who clicks to look is warned first.
+            entries = self.sector_actions(n)
+            if len(entries) == 1:
+                what = f" — a click here: {entries[0]['label']}"
+            elif entries:
+                what = f" — a click here offers {len(entries)} choices"
+            else:
+                what = ""
+            self.hover_text.setText(sec["tooltip"].split("\n")[0] + what)
         else:
             self.hover_text.clear()
 

@@ -324,3 +324,25 @@ def test_no_button_under_the_pointer_moves_or_becomes_another_after_an_answer(wi
             break
     assert problems == [], "\n".join(problems[:12])
 
+
+
+def test_pointing_at_a_sector_says_what_a_click_there_would_do(window):
+    """A click on a sector may answer the question (a purchase at recruitment, an attack), so
+    a player who only means to look is told before clicking, in the status bar's pointer
+    text; a sector a click does nothing on says only what is there."""
+    to_recruitment(window)
+    by_sector: dict[int, list[dict]] = {}
+    for entry in window.document.board["prompt"]["actions"]:
+        if entry.get("sector") is not None:
+            by_sector.setdefault(entry["sector"], []).append(entry)
+    assert by_sector, "recruitment offers purchases on the map"
+    n, entries = next(iter(by_sector.items()))
+    window.scene.sector_hovered.emit(n)
+    text = window.hover_text.text()
+    if len(entries) == 1:
+        assert text.endswith("a click here: " + entries[0]["label"])
+    else:
+        assert text.endswith(f"a click here offers {len(entries)} choices")
+    quiet = next(k for k in window.document.board["sectors"] if k not in by_sector)
+    window.scene.sector_hovered.emit(quiet)
+    assert "a click here" not in window.hover_text.text()
