@@ -127,17 +127,19 @@ def one_error_line(err: str) -> str:
 # ------------------------------------------------------------------------------ same results
 @pytest.mark.parametrize("game_id, scenario, options", GAMES, ids=[g[0] for g in GAMES])
 def test_same_results_on_jobs_and_clusters(game_id, scenario, options, three_workers):
-    """Digest, outcomes and figures of simulate, and digest, outcomes and per-turn figures of
-    forecast, are those of --jobs 1 with --jobs 2, --cluster local:2 and a scheduler with three
-    worker processes."""
+    """Digest, outcomes and per-turn figures of forecast, and digest, outcomes and figures of
+    simulate, are those of --jobs 1 with --jobs 2, --cluster local:2 and a scheduler with three
+    worker processes. (simulate on local:2 for Struggle only: each local:2 run starts a cluster
+    of its own, and it runs the same code as the scheduler's address from there on.)"""
     games = 4
     ways = [{"jobs": 1}, {"jobs": 2}, {"cluster": "local:2"}, {"cluster": three_workers.address}]
     fields = ("digest", "outcomes", "completed", "errors", "turns_mean", "vp_mean",
               "actions_mean")
-    runs = [simulate(game_id, scenario, games, 5, options, **way) for way in ways]
+    runs = [simulate(game_id, scenario, games, 5, options, **way) for way in ways
+            if game_id == "struggle" or way.get("cluster") != "local:2"]
     assert runs[0]["completed"] == games
-    for way, summary in zip(ways[1:], runs[1:]):
-        assert {f: summary[f] for f in fields} == {f: runs[0][f] for f in fields}, way
+    for summary in runs[1:]:
+        assert {f: summary[f] for f in fields} == {f: runs[0][f] for f in fields}, summary
 
     start = forecasting.start_of(game_id, scenario, seed=3, options=options)
     fields = ("digest", "outcomes", "completed", "errors", "turns", "shares")
@@ -279,6 +281,25 @@ def test_ctrl_c_cancels_the_chunks_and_leaves_no_work_running(three_workers):
                 break
             time.sleep(0.1)
         assert left == (0, 0)
+
+
+def test_ctrl_c_on_a_local_cluster_stops_its_worker_processes():
+    psutil = pytest.importorskip("psutil")
+    command = [sys.executable, "-m", "struggle_desktop", "simulate", "--game", "struggle",
+               "--scenario", "4", "--games", "100000", "--seed", "1", "--cluster", "local:2"]
+    program = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    children: list = []
+    for _ in range(600):      # the two workers are up and playing
+        children = psutil.Process(program.pid).children(recursive=True)
+        if sum(child.cpu_times().user > 0.5 for child in children) >= 2:
+            break
+        time.sleep(0.05)
+    program.send_signal(signal.SIGINT)
+    out, err = program.communicate(timeout=60)
+    assert program.returncode == 130 and err.strip() == "interrupted", err
+    gone, alive = psutil.wait_procs(children, timeout=10)
+    assert len(children) >= 2 and alive == []
 
 
 def test_progress_line_shows_games_rate_and_time_left():
