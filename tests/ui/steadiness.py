@@ -32,7 +32,7 @@ WALKS = [
     ("battles", "battles", "civil-war", 1, {"blue_player": "human", "red_player": "bot"}, 120),
     ("nobles", "nobles", "standard", 1,
      {"houses": 2, "obstacles": 3, "jump_stations": 1, "empty_systems": 1,
-      "stargate_pairs": 1, "seat1": "human", "seat2": "human"}, 90),
+      "stargate_pairs": 1, "seat1": "human", "seat2": "ai"}, 90),
     ("freedom-a1", "freedom", "a1", 1, {}, 60),
     ("freedom-b1", "freedom", "b1", 1, {}, 60),
     ("freedom-c1", "freedom", "c1", 1, {}, 80),

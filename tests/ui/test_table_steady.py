@@ -1,6 +1,5 @@
 """A table that stays still under the hand, over all four windows: a played game per window
-(Struggle and Battles against the program, Noble Houses between two people at one computer,
-Freedom's a1, b1 and c1) walked answer by answer through the window on a 1366x768 screen,
+(Struggle, Battles and Noble Houses against the program, Freedom's a1, b1 and c1) walked answer by answer through the window on a 1366x768 screen,
 with four checks at every step (the harness is ``steadiness``):
 
 * stays still: no enabled control under the pointer becomes another one after an answer, a
@@ -11,7 +10,8 @@ with four checks at every step (the harness is ``steadiness``):
 * says why: a greyed command's key (Undo, Redo) puts its reason on screen, and the greyed
   entry shows it as its tooltip;
 * text: the board's words at the first view are at least 9 px tall, and the board zooms with
-  Ctrl+wheel and Ctrl++ / Ctrl+- (Freedom has no board).
+  Ctrl+wheel and Ctrl++ / Ctrl+- (Freedom has no board; the Struggle map's words are drawn
+  into its picture, not text items, so there only the zoom is checked).
 
 All walks run in one child process (the offscreen screen's size is fixed per process); each
 walk and check is a case of its own, so a remaining defect fails only its own case.
