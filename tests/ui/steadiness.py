@@ -14,8 +14,9 @@ and prints one JSON object: per walk, the kinds of question met and the problems
 * ``reach``: the answer lists and the push buttons of every panel on show are whole in view
   (not clipped by the window, a scroll area, a splitter or a dock) at every step, and for the
   Struggle window with the timeline bar, the Forecast or the History open too;
-* ``why``: a refused key (a greyed menu command's shortcut: Undo after a roll or with nothing
-  to take back, Redo with nothing to do again) puts a reason on screen;
+* ``why``: a refused key (the shortcut of any greyed menu command: Undo after a roll or with
+  nothing to take back, Redo with nothing to do again...) puts a reason on screen, in the
+  status bar or as the greyed entry's tooltip;
 * ``text``: the board's words at the first view are at least 9 px tall, and the board zooms
   with Ctrl+wheel and with Ctrl++ / Ctrl+-.
 """
@@ -368,22 +369,23 @@ class Walk:
         """Every greyed menu command with a key, pressed: a reason must show."""
         from PySide6.QtTest import QTest
 
+        from PySide6.QtGui import QAction
+
         win = self.window
-        for action in [win.act_undo, getattr(win, "act_redo", None)]:
-            if action is None or action.isEnabled() or action.shortcut().isEmpty():
-                continue
+        greyed = [a for a in win.findChildren(QAction)
+                  if not a.isEnabled() and not a.shortcut().isEmpty() and a.text()]
+        for action in greyed:
             win.show_message("")
             win.activateWindow()
             QTest.keySequence(win, action.shortcut())
             self.settle()
             said = win.status_text.text()
-            if not said:
-                self.note("why", f"at {step}: {action.text().replace('&', '')} "
-                          f"({action.shortcut().toString()}) refused, nothing said")
             tip = action.toolTip()
-            if not tip or tip == action.text().replace("&", ""):
-                self.note("why", f"at {step}: greyed {action.text()!r} has no reason as "
-                          "its tooltip")
+            plain = action.text().replace("&", "").replace("…", "").replace("...", "")
+            tip_says = bool(tip) and tip.replace("…", "").replace("...", "") != plain
+            if not said and not tip_says:
+                self.note("why", f"at {step}: greyed {plain!r} "
+                          f"({action.shortcut().toString()}) refused, nothing said")
 
     def saved_widths(self) -> None:
         """Squeeze the panels, save, open the window again: no panel narrower than its
