@@ -33,7 +33,9 @@ fullest ship.
 
 The *hard* preset goes further than section 20 (NH-AI-14 leaves a level's strength open): its
 player is ``campaign.CampaignPlayer``, a subclass that garrisons leanly, stages armies towards
-the front and sends ships to waiting armies; ``player_for`` picks the class by the preset.
+the front and sends ships to waiting armies, and (issue 28) besieges the weakest enemy to put
+it out of the game; ``player_for`` picks the class by the preset. A seat given the
+``passive`` level is played by ``ai_passive.PassivePlayer``, which never attacks.
 
 ``decide`` also returns the rule that chose the action (``fallback`` for a prompt kind this
 module does not know, answered with its first legal action); the tests use it.

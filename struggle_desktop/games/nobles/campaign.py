@@ -19,6 +19,19 @@ is in range of, and games end at the turn limit with no house fighting (docs/bal
   the own world where the most free armies are left without a ship (the nearest in jumps such
   world, when none is one jump away).
 
+Issue 28 added the war aims, so that the house plays for NH-VIC-1 and NH-VIC-4:
+
+- **An objective.** The weakest living enemy (fewest worlds, then armies, income, seat). Its
+  worlds are worth more as targets, its homeworld more again; while the house leads in
+  worlds, neutral worlds are worth more too. Staging heads for the objective's weakest world
+  its armies can get to, through any hex one jump nearer when no own world is.
+- **The siege.** A stack of houses much poorer than this one is struck with less than the
+  preset's attack ratio (``siege_ratio``, ``crush_ratio``): the richer house replaces its
+  losses sooner, so strikes that do not win at once still wear the stack down.
+- **Transport.** A jumpship at every shipyard it holds while its armies lack ships, and on
+  worlds other than the homeworld only armies a ship can carry (section 20's stage 5 buys
+  mostly Defenders, which never leave).
+
 Every number is a parameter of the table's ``campaign`` section. The house still reads only its
 own view and breaks ties with its own stream (NH-AI-1, NH-AI-2), so its choices follow from the
 seed.

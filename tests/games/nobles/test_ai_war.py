@@ -14,7 +14,7 @@ from struggle_desktop.games.nobles import GAME, ai, campaign
 from struggle_desktop.games.nobles.mapgen import build_map
 
 from .positions import CORNERS, LAYOUT, legal, play, position, run_step
-from .test_ai import DONE, decide, everything_but, run_ai, units_at
+from .test_ai import decide, everything_but, run_ai, units_at
 
 GURATI = list(CORNERS["Gurati"])
 #: A jump station one hex from Gurati (B's homeworld) and one far from everything.
