@@ -1,6 +1,6 @@
 """Learn to Play: every guide is played to its end through the window, at 1366x768, by the
 gestures each step asks for (a drag from the tray or on the map, a click on a sector, an
-answer and Do it, Continue, Next); every step's target must exist, be in view on the screen
+answer and Do it, Continue, Next: mouse and drop events on the widgets); every step's target must exist, be in view on the screen
 and not be covered by the callout. A change of the rules, the dice or the window that breaks
 a guide's story fails here.
 
@@ -26,7 +26,10 @@ PROBE = r"""
 import json, sys, tempfile
 sys.path.insert(0, sys.argv[1])
 from PySide6.QtCore import QPoint, QRect, QSettings, Qt
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
+from struggle_desktop.ui.docks.tray import piece_mime
 from struggle_desktop.ui.app import make_application
 from struggle_desktop.ui.learn.loader import available_guides
 from struggle_desktop.ui.learn.runner import GuideRunner
@@ -52,12 +55,28 @@ def answer(window, wanted):
     while window.playback.active:         # the Chaos side's steps on show: "Show the end now"
         click(window.turn_dock.continue_button)
     verb = wanted["verb"]
-    if verb == "place":
-        window.tray_dropped(wanted["unit"], wanted["at"], [])      # the tray's drop
-    elif verb == "move":
-        window._piece_dropped(wanted["unit"], wanted["to"])        # the map's drop
-    elif verb == "buy_unit":
-        window._sector_clicked(wanted["at"])                       # a click on the sector
+    view = window.view
+    if verb == "place":                   # a drop from the Set-up panel onto the sector
+        at = view.mapFromScene(window.scene.sector_center(wanted["at"]))
+        mime = piece_mime(wanted["unit"])
+        move, left, none = Qt.DropAction.MoveAction, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        app.sendEvent(view.viewport(), QDragEnterEvent(at, move, mime, left, none))
+        app.sendEvent(view.viewport(), QDragMoveEvent(at + QPoint(1, 1), move, mime, left, none))
+        app.sendEvent(view.viewport(), QDropEvent(QPointF(at), move, mime, left, none))
+    elif verb == "move":                  # a drag of the counter on the map
+        item = window.scene.piece_item(wanted["unit"])
+        start = view.mapFromScene(item.sceneBoundingRect().center())
+        end = view.mapFromScene(window.scene.sector_center(wanted["to"]))
+        left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        QTest.mousePress(view.viewport(), left, none, start)
+        QTest.mouseMove(view.viewport(), start + QPoint(6, 6))
+        QTest.mouseMove(view.viewport(), (start + end) / 2)
+        QTest.mouseMove(view.viewport(), end)
+        QTest.mouseRelease(view.viewport(), left, none, end)
+    elif verb == "buy_unit":              # a click on the sector, then the menu's line
+        at = view.mapFromScene(window.scene.sector_center(wanted["at"]))
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+        settle()
         menu = window.sector_menu
         if menu is not None and menu.isVisible():
             act = next(a for a in menu.actions()

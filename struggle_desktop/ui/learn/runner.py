@@ -107,7 +107,13 @@ class GuideRunner(QObject):
         self.callout.leave.clicked.connect(self.leave)
         self.callout.next.clicked.connect(self.next_step)
         self.callout.body.linkActivated.connect(self._open_rule)
+        self._placing = False
+        self._session = None        # the game the guide started
         window.installEventFilter(self)
+        view = getattr(window, "view", None)
+        if view is not None:        # a map that scrolls: the marker follows its sector
+            view.horizontalScrollBar().valueChanged.connect(self._follow)
+            view.verticalScrollBar().valueChanged.connect(self._follow)
 
     # ------------------------------------------------------------------ the guide's course
     @property
@@ -127,11 +133,17 @@ class GuideRunner(QObject):
             self.document.changed.connect(self._changed)
             self.document.message.connect(self._message)
         self.active = True
+        self._session = self.document.session
         self._starts = []
         self._show(0)
         return True
 
     def restart(self) -> None:
+        """The guide's game afresh. The game the guide started is its own: it is replaced
+        without the question about unsaved changes (it is in the autosaves anyway); a game
+        opened meanwhile is asked about as always."""
+        if self.document.session is self._session:
+            self.document.dirty = False
         self.start()
 
     def leave(self) -> None:
@@ -244,7 +256,10 @@ class GuideRunner(QObject):
             centre = scene.sector_center(n)
         except (KeyError, IndexError):
             return None
-        if not view.visible_area().contains(centre):
+        shown = view.visible_area()
+        inner = shown.adjusted(shown.width() * 0.15, shown.height() * 0.15,
+                               -shown.width() * 0.15, -shown.height() * 0.15)
+        if not inner.contains(centre):      # off the map's view, or at its very edge
             view.centre_on_sector(n)
         point = view.viewport().mapTo(self.window, view.mapFromScene(centre))
         return QRect(point.x() - SECTOR_HALF, point.y() - SECTOR_HALF,
@@ -260,6 +275,13 @@ class GuideRunner(QObject):
         step = self.step
         if not self.active or step is None:
             return
+        self._placing = True
+        try:
+            self._place(step)
+        finally:
+            self._placing = False
+
+    def _place(self, step: Step) -> None:
         total = len(self.guide.steps)
         done = self._done(self.index)
         self.callout.heading.setText(f"{self.guide.title} — step {self.index + 1} of {total}"
@@ -289,19 +311,34 @@ class GuideRunner(QObject):
         self.callout.raise_()
 
     def beside(self, target: QRect, size) -> QPoint:
-        """A place for a box of ``size`` next to ``target`` inside the window: right, left,
-        below or above it, the first that fits without covering it."""
-        area = self.window.rect().adjusted(GAP, GAP, -GAP, -GAP)
+        """A place for a box of ``size`` next to ``target``: right, left, below or above it,
+        the first that fits without covering it, over the map if it can (the panels' buttons
+        stay free), else anywhere in the window."""
+        whole = self.window.rect().adjusted(GAP, GAP, -GAP, -GAP)
+        centre = self.window.centralWidget()
+        areas = [whole]
+        if centre is not None and centre.isVisible():
+            areas.insert(0, QRect(centre.mapTo(self.window, QPoint(0, 0)), centre.size())
+                         .adjusted(GAP, GAP, -GAP, -GAP).intersected(whole))
         w, h = size.width(), size.height()
-        ty = min(max(target.top(), area.top()), area.bottom() - h)
-        tx = min(max(target.left(), area.left()), area.right() - w)
-        for x, y in ((target.right() + GAP + 4, ty), (target.left() - GAP - 4 - w, ty),
-                     (tx, target.bottom() + GAP + 4), (tx, target.top() - GAP - 4 - h)):
-            box = QRect(x, y, w, h)
-            if area.contains(box) and not box.intersects(target.adjusted(-4, -4, 4, 4)):
-                return QPoint(x, y)
-        # A target as large as the window (the map): the box goes in its top right corner.
+        keep_clear = target.adjusted(-4, -4, 4, 4)
+        for area in areas:
+            ty = min(max(target.top(), area.top()), area.bottom() - h)
+            tx = min(max(target.left(), area.left()), area.right() - w)
+            for x, y in ((target.right() + GAP + 4, ty), (target.left() - GAP - 4 - w, ty),
+                         (tx, target.bottom() + GAP + 4), (tx, target.top() - GAP - 4 - h)):
+                box = QRect(x, y, w, h)
+                if area.contains(box) and not box.intersects(keep_clear):
+                    return QPoint(x, y)
+        # A target as large as the map itself: the box goes in the map's top right corner.
+        area = areas[0]
         return QPoint(area.right() - w, area.top() + 40)
+
+    def _follow(self) -> None:
+        """The map scrolled (a playback step, the player): keep pointing at the sector."""
+        step = self.step
+        if self.active and step is not None and "sector" in step.target and not self._placing:
+            self.place()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if watched is self.window and event.type() == QEvent.Type.Resize and self.active:
