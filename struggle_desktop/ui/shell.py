@@ -217,6 +217,8 @@ class GameWindow(QMainWindow):
                                              "Put every panel back where it started")
         self.act_house_rules = self._action("&House Rules…", self.show_house_rules, "F2",
                                             "Every table and rule the project reconstructed")
+        self.act_learn = self._action("&Learn to Play…", self.learn_to_play, None,
+                                      "A guided first game: each step shows what to do")
         self.act_guide = self._action("How to &Play…", self.show_guide, "F1",
                                       "The player's guide: the controls and how each game "
                                       "is played on screen")
@@ -317,7 +319,8 @@ class GameWindow(QMainWindow):
         m.addSeparator()
         m.addActions([self.act_forecast, self.act_history])
         m = bar.addMenu("&Help")
-        m.addActions([self.act_guide, self.act_house_rules, self.act_shortcuts, self.act_about])
+        m.addActions([self.act_learn, self.act_guide, self.act_house_rules, self.act_shortcuts,
+                      self.act_about])
         self._refresh_recent_menu()
 
     # ================================================================== charts
@@ -882,6 +885,11 @@ class GameWindow(QMainWindow):
         self.show_message(f"Cannot redo: {reason or 'not possible now'}")
 
     # ------------------------------------------------------------------ help
+    def learn_to_play(self) -> None:
+        """Help > Learn to Play: a guided first game (ui/learn)."""
+        from struggle_desktop.ui.learn.runner import learn_to_play
+        learn_to_play(self)
+
     def show_house_rules(self) -> None:
         if self.document.game is None:
             from struggle_desktop.games import get_game

@@ -88,3 +88,11 @@ def test_leave_closes_the_guide_and_the_game_goes_on(window, runner):
     window.tray_dropped("AF-05", 1, [])
     assert actions(window) == [{"verb": "place", "unit": "AF-05", "at": 1}]
     assert runner.step.id == "place-fleet"            # nothing follows the game any more
+
+
+def test_help_learn_to_play_starts_the_guide_in_the_window(window):
+    assert "Learn to Play" in window.act_learn.text().replace("&", "")
+    window.act_learn.trigger()
+    runner = window.learn_runner
+    assert runner.active and runner.index == 0 and runner.callout.isVisible()
+    assert window.document.session.seed == runner.guide.seed

@@ -344,3 +344,38 @@ class GuideRunner(QObject):
         if watched is self.window and event.type() == QEvent.Type.Resize and self.active:
             self.place()
         return False
+
+
+def learn_to_play(window, game_id: str | None = None) -> GuideRunner | None:
+    """Help > Learn to Play: the guide of ``game_id`` (else of the window's game, else the
+    first guide) in the window of its game. None, after saying why, if it cannot start."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from struggle_desktop.engine.errors import StruggleError
+    from struggle_desktop.ui.learn.loader import available_guides
+
+    try:
+        guides = available_guides()
+    except StruggleError as exc:
+        QMessageBox.warning(window, "Cannot start the guide", str(exc))
+        return None
+    wanted = game_id or getattr(window, "game_id", None)
+    guide = next((g for g in guides if g.game == wanted), guides[0] if guides else None)
+    if guide is None:
+        QMessageBox.information(window, "Learn to Play", "No guided game is installed.")
+        return None
+    target = window
+    if getattr(window, "game_id", None) != guide.game:
+        if not window.maybe_keep_changes():
+            return None
+        try:
+            target = window.window_for(guide.game)
+        except StruggleError as exc:
+            QMessageBox.warning(window, "Cannot start the guide", str(exc))
+            return None
+    old = getattr(target, "learn_runner", None)
+    if old is not None and old.active:
+        old.leave()
+    runner = GuideRunner(target, guide)
+    target.learn_runner = runner        # the window keeps its guide alive
+    return runner if runner.start() else None
