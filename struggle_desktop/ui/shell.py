@@ -752,6 +752,8 @@ class GameWindow(QMainWindow):
             return
         if choice["kind"] == "open":
             self.open_file(choice["path"])
+        elif choice["kind"] == "learn":
+            self.learn_to_play()
         else:
             self.new_game(choice["game"], choice["scenario"], choice["seed"], choice["options"])
 

@@ -96,3 +96,12 @@ def test_help_learn_to_play_starts_the_guide_in_the_window(window):
     runner = window.learn_runner
     assert runner.active and runner.index == 0 and runner.callout.isVisible()
     assert window.document.session.seed == runner.guide.seed
+
+
+def test_the_new_game_dialog_offers_the_guided_game(window, qtbot):
+    from struggle_desktop.ui.dialogs.new_game import NewGameDialog
+    dialog = NewGameDialog(window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.learn_button.click()
+    assert dialog.choice() == {"kind": "learn"}

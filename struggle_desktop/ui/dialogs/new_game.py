@@ -207,6 +207,11 @@ class NewGameDialog(QDialog):
         self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.start_button.clicked.connect(self._start)
         self.cancel_button.clicked.connect(self.reject)
+        # A guided first game (Help > Learn to Play) is offered here too.
+        self.learn_button = self.buttons.addButton("Learn to Play…",
+                                                   QDialogButtonBox.ButtonRole.ActionRole)
+        self.learn_button.setToolTip("A guided first game: each step shows what to do")
+        self.learn_button.clicked.connect(self._learn)
         layout.addWidget(self.buttons)
 
         self._load_game(self._first_playable())
@@ -752,6 +757,10 @@ class NewGameDialog(QDialog):
         if name:
             self._choice = {"kind": "open", "path": Path(name)}
             self.accept()
+
+    def _learn(self) -> None:
+        self._choice = {"kind": "learn"}
+        self.accept()
 
     def choice(self) -> dict | None:
         """What the player chose (None while the dialog is open or after Cancel)."""
