@@ -38,6 +38,16 @@ def _private_user_folders(tmp_path_factory, monkeypatch):
     yield
 
 
+@pytest.fixture(scope="session")
+def qapp():
+    """The tests' QApplication is the program's own (``make_application``: its bundled font
+    and names), so that a window measured in a test is laid out as the player's is. (Made by
+    pytest-qt, it had Qt's default font, and a test at a laptop's size passed alone but
+    failed after a test that had started the program in-process.)"""
+    from struggle_desktop.ui.app import make_application
+    return make_application()
+
+
 def pytest_terminal_summary(terminalreporter):
     """The releases this run tested, written before the closing line (also with ``-q``): CI
     installs the newest each declared range allows, so its log says which versions a green

@@ -311,6 +311,13 @@ class ReportBox(QGroupBox):
     """The report in plain text (read-only, selectable) and a Copy button that puts it on the
     clipboard for the players' notes."""
 
+    def hasHeightForWidth(self) -> bool:   # noqa: N802 - Qt's name
+        """No: the report is the part of its column that gives way. Its wrapped caption
+        would make it ask for a height for its width, which a column counts as the least
+        it may have; on a laptop the decision above it was then cut short (a button's
+        bottom edge off screen)."""
+        return False
+
     def __init__(self, title: str, parent: QWidget | None = None):
         super().__init__(title, parent)
         self.setObjectName("freedom-report")
