@@ -311,6 +311,12 @@ def run_games(cluster: str, game: Any, options: dict, task: Callable, args: tupl
                     time.sleep(POLL)
                 pending -= done
                 for future in sorted(done, key=lambda f: f.key):
+                    if future.status not in ("finished", "cancelled", "error"):
+                        # Done when looked at, but its result lay on a worker that has gone
+                        # since (while an earlier chunk was taken in): the scheduler plays it
+                        # again, so it is waited for once more.
+                        pending.add(future)
+                        continue
                     on_results(_result(future, spec))
                 if stop() and pending:
                     return True
