@@ -129,14 +129,12 @@ def one_error_line(err: str) -> str:
 def test_same_results_on_jobs_and_clusters(game_id, scenario, options, three_workers):
     """Digest, outcomes and per-turn figures of forecast, and digest, outcomes and figures of
     simulate, are those of --jobs 1 with --jobs 2, --cluster local:2 and a scheduler with three
-    worker processes. (simulate on local:2 for Struggle only: each local:2 run starts a cluster
-    of its own, and it runs the same code as the scheduler's address from there on.)"""
+    worker processes."""
     games = 4
     ways = [{"jobs": 1}, {"jobs": 2}, {"cluster": "local:2"}, {"cluster": three_workers.address}]
     fields = ("digest", "outcomes", "completed", "errors", "turns_mean", "vp_mean",
               "actions_mean")
-    runs = [simulate(game_id, scenario, games, 5, options, **way) for way in ways
-            if game_id == "struggle" or way.get("cluster") != "local:2"]
+    runs = [simulate(game_id, scenario, games, 5, options, **way) for way in ways]
     assert runs[0]["completed"] == games
     for summary in runs[1:]:
         assert {f: summary[f] for f in fields} == {f: runs[0][f] for f in fields}, summary
