@@ -38,8 +38,6 @@ OPEN_DEFECTS = {
                              "so a second click stops another group (issue 27)",
     ("freedom-c1", "still"): "Freedom c1: after 'OK, noted' the 'Claim the secret card' "
                              "button appears where it was (issue 27)",
-    ("freedom-c1", "reach"): "Freedom c1: between cards, Done and 'Finish the run after this "
-                             "turn' are cut by a pixel at 1366x768 (issue 27)",
 }
 
 CHECKS = ["still", "width", "reach", "why", "text"]
