@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QAbstractButton, QAbstractSpinBox, QComboBox, QDockWidget,
+                               QLabel, QPushButton, QSizePolicy, QSpacerItem, QVBoxLayout,
+                               QWidget)
 
 #: The mark of a widget the hand-over screen disabled (and enables again when it goes).
 DISABLED_BEHIND = "hand-over-disabled"
@@ -31,7 +33,9 @@ class HandOverOverlay(QWidget):
     Taking the seat must be deliberate: the player who just finished may still press Space
     or Enter. So the button never holds the keyboard focus; the screen itself does and
     swallows every key, except the initial of the role it waits for (R for Red), which
-    counts as the click. Everything behind it is locked (``lock_actions``)."""
+    counts as the click. For the same reason its button never comes where one of the
+    window's controls was (a double click on Done must not seat the next player). Everything
+    behind it is locked (``lock_actions``)."""
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
@@ -58,7 +62,11 @@ class HandOverOverlay(QWidget):
         layout.addWidget(self.title)
         layout.addSpacing(20)
         layout.addWidget(self.news)
-        layout.addSpacing(20)
+        # The gap above the button grows when the button would come where a control of the
+        # table was (``_clear_of``).
+        self.gap = QSpacerItem(0, self.GAP, QSizePolicy.Policy.Minimum,
+                               QSizePolicy.Policy.Fixed)
+        layout.addItem(self.gap)
         layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(self.key_hint)
         layout.addStretch(1)
@@ -118,10 +126,46 @@ class HandOverOverlay(QWidget):
         self.news.setText("\n".join(news))
         self.button.setText(button)
         self.key_hint.setText(f"Click the button, or press {self.seat_key(role)}")
+        taken = self._controls_behind()          # before the screen disables them
         self.setGeometry(self.parentWidget().rect())
         self.raise_()
         self.show()
+        self._clear_of(taken)
         self.setFocus()
+
+    #: The usual gap between the news and the button, and the step it grows by.
+    GAP = 20
+
+    def _controls_behind(self) -> list[QRect]:
+        """Where the window's enabled controls are (window coordinates)."""
+        window = self.parentWidget()
+        rects = []
+        for kind in (QAbstractButton, QAbstractSpinBox, QComboBox):
+            for widget in window.findChildren(kind):
+                if (widget.isVisible() and widget.isEnabled() and widget.window() is window
+                        and not self.isAncestorOf(widget)
+                        and not widget.visibleRegion().isEmpty()):
+                    rects.append(QRect(widget.mapTo(window, QPoint(0, 0)), widget.size()))
+        return rects
+
+    def _clear_of(self, taken: list[QRect]) -> None:
+        """Put the button where none of ``taken`` was: a second click of the player who
+        has just answered (a double click on Done) must not take the next player's seat
+        and show that player's secrets to the wrong person. The gap above it grows until
+        the button is clear (it stays in the screen); if no place is clear, the usual one."""
+        layout = self.layout()
+        for gap in range(self.GAP, max(self.GAP, self.height()), self.GAP // 2):
+            self.gap.changeSize(0, gap, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+            layout.invalidate()
+            layout.activate()
+            place = self.button.geometry()
+            if self.key_hint.geometry().bottom() >= self.height():
+                break
+            if not any(place.intersects(rect) for rect in taken):
+                return
+        self.gap.changeSize(0, self.GAP, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+        layout.invalidate()
+        layout.activate()
 
     @staticmethod
     def seat_key(role: str) -> str:

@@ -5,6 +5,9 @@ player's words (the issue of a table that stays still):
   "+1" was: every step has a button of its own in a fixed place, greyed while refused;
 * "OK, noted" (a card's text) and Continue (between the Mission Action steps) stay in one
   place from one question to the next, whatever the length of the text above them;
+* after "Stop G1" the "Stop G2" button does not come where G1's was (G1's stays, greyed),
+  and the hand-over screen's button after Done never comes where a control of the table
+  was, so a second click does nothing else;
 * after any answer, no enabled control under the pointer has become another one, unless its
   panel was replaced as a whole with a visible change of title (played games of a1, b1, c1);
 * the right-hand panels keep their width from question to question, and never go below
@@ -22,7 +25,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication, QGroupBox, QLabel, QWidget
 
 from struggle_desktop.ui.freedom.window import PANEL_MIN_WIDTH, FreedomWindow
@@ -210,6 +213,72 @@ def test_ok_noted_stays_in_one_place_for_every_card(make_window, qtbot):
             places.add(button.mapTo(win, QPoint(0, 0)).toTuple())
     play(qtbot, win, each=note)
     assert len(places) == 1, places
+
+
+def test_stop_clicked_twice_stops_only_that_group(make_window, qtbot):
+    """b1: after "Stop G1" the next group's Stop button does not come where G1's was (a
+    second click stopped G2 too); G1's button keeps its place, greyed, saying why
+    (FIG-CHIT-7)."""
+    win = make_window()
+    start(win, "b1")
+    doc = win.document
+    for _ in range(100):
+        prompt = doc.board.get("prompt")
+        stops = [b for a, b in centre_view(win).prompt.buttons if a.get("verb") == "stop"]
+        if prompt and prompt["kind"] == "chit_next" and len(stops) >= 2:
+            break
+        assert answer(qtbot, win) is not None
+    else:
+        raise AssertionError("no draw with two groups that may stop came")
+    first = stops[0]
+    point = first.mapTo(win, first.rect().center())
+    stopped = first.text()
+    qtbot.mouseClick(first, Qt.MouseButton.LeftButton)
+    settle()
+    statuses = {g["id"]: g["status"] for g in doc.state["groups"]}
+    assert sorted(statuses.values()).count("stopped") == 1, statuses
+    there = win.childAt(point)
+    while there is not None and not isinstance(there, QAbstractButton):
+        there = there.parentWidget()
+    assert there is not None and there.text() == stopped and not there.isEnabled(), there
+    assert "stopped" in there.toolTip()
+    qtbot.mouseClick(there, Qt.MouseButton.LeftButton)     # the second click
+    settle()
+    assert {g["id"]: g["status"] for g in doc.state["groups"]} == statuses
+
+
+def test_a_second_click_on_done_does_not_take_the_next_players_seat(make_window, qtbot):
+    """c1: Done between two Events Segments hands the computer over; the hand-over's button
+    does not come where Done or any other control was, so a double click on Done does not
+    seat the next player (and show that side's secret cards to the one still sitting)."""
+    win = make_window()
+    start(win, "c1", seed=1)
+    doc = win.document
+    handed = 0
+    for _ in range(20):
+        try:
+            to_between(qtbot, win)
+        except AssertionError:
+            break                                 # the run is over
+        done = centre_view(win).prompt.find({"verb": "done"})
+        assert done is not None
+        before = [QRect(b.mapTo(win, QPoint(0, 0)), b.size())
+                  for b in win.findChildren(QAbstractButton)
+                  if b.isVisible() and b.isEnabled() and b.window() is win]
+        point = done.mapTo(win, done.rect().center())
+        qtbot.mouseClick(done, Qt.MouseButton.LeftButton)
+        settle()
+        if not win.overlay.isVisible():
+            continue
+        handed += 1
+        button = win.overlay.button
+        place = QRect(button.mapTo(win, QPoint(0, 0)), button.size())
+        assert button.isVisible() and place.bottom() < win.height()
+        assert not any(place.intersects(rect) for rect in before), (handed, place)
+        qtbot.mouseClick(win.childAt(point), Qt.MouseButton.LeftButton)   # the second click
+        settle()
+        assert win.overlay.isVisible() and doc.seat == "public"
+    assert handed >= 2
 
 
 @pytest.mark.parametrize("scenario", ["a2", "a3"])

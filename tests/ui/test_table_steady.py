@@ -32,13 +32,9 @@ from tests.ui.steadiness import WALKS
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The defects still open when these checks were written, each seen failing here (issue 27).
-OPEN_DEFECTS = {
-    ("freedom-b1", "still"): "Freedom b1: after Stop G1 the Stop G2 button takes its place, "
-                             "so a second click stops another group (issue 27)",
-    ("freedom-c1", "still"): "Freedom c1: after 'OK, noted' the 'Claim the secret card' "
-                             "button appears where it was (issue 27)",
-}
+#: The defects still open, each seen failing here (issue 27); none now: Freedom b1's Stop buttons
+#: and c1's hand-over screen were fixed.
+OPEN_DEFECTS: dict[tuple[str, str], str] = {}
 
 CHECKS = ["still", "width", "reach", "why", "text"]
 

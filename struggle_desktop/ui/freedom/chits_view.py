@@ -634,23 +634,41 @@ def _cell_result(result: dict | None) -> str:
 
 
 def chit_choices(pending: dict, legal: list[dict], view: dict
-                 ) -> list[tuple[str, list[tuple[str, dict]]]]:
-    """The legal answers of a ``chit_*`` prompt as captioned rows of ``(label, action)``; an
-    action the labels do not know still gets a button (its verb and values)."""
+                 ) -> list[tuple[str, list[tuple]]]:
+    """The legal answers of a ``chit_*`` prompt as captioned rows of ``(label, action)``, or
+    ``(label, None, why)`` for a greyed button keeping its place; an action the labels do
+    not know still gets a button (its verb and values)."""
     groups = {g["id"]: g for g in view.get("groups", [])}
     kind = pending["kind"]
-    rows: dict[str, list[tuple[str, dict]]] = {}
+    rows: dict[str, list[tuple]] = {}
 
     def add(caption: str, label: str, action: dict) -> None:
         rows.setdefault(caption, []).append((label, action))
 
+    # Before a draw every group that draws shared chits has its own Stop button, in the
+    # groups' order; one that has stopped (or aborted) keeps its place greyed. Otherwise,
+    # after "Stop G1", the next group's button came where G1's was and a second click
+    # stopped another group.
+    stops = {a["group"]: a for a in legal if a.get("verb") == "stop"}
+    stop_row: list[tuple] = []
+    for g in view.get("groups", []) if kind == "chit_next" else []:
+        label = f"Stop {g['id']} ({g.get('mission', '?')})"
+        if g["id"] in stops:
+            stop_row.append((label, stops.pop(g["id"])))
+        elif not g.get("bonus_only"):
+            word = {"stopped": "has stopped drawing", "aborted": "has aborted"}.get(
+                g.get("status"), "cannot stop now")
+            stop_row.append((label, None, f"{g['id']} {word}"))
     for a in legal:
         verb = a.get("verb")
         if verb == "draw":
             add("", "Draw the next chit", a)
+            if stop_row:
+                rows["Stop drawing:"] = stop_row
         elif verb == "stop":
-            g = groups.get(a["group"], {})
-            add("Stop drawing:", f"Stop {a['group']} ({g.get('mission', '?')})", a)
+            if a["group"] in stops:       # a group the view does not list
+                g = groups.get(a["group"], {})
+                add("Stop drawing:", f"Stop {a['group']} ({g.get('mission', '?')})", a)
         elif verb == "heal":
             caption = "Medical Aid! heals:" if kind == "chit_next" else "Heal one wound of:"
             add(caption, a["character"], a)
@@ -678,4 +696,6 @@ def chit_choices(pending: dict, legal: list[dict], view: dict
         else:
             extra = ", ".join(f"{k} {v}" for k, v in a.items() if k != "verb")
             add("", f"{verb} {extra}".strip(), a)
+    if stop_row and "Stop drawing:" not in rows:
+        rows["Stop drawing:"] = stop_row
     return list(rows.items())
