@@ -366,7 +366,12 @@ def outcome_entry(ctx: Ctx, outcome: dict | None) -> dict | None:
     else:
         verb = "wins" if len(winners) == 1 else "share the win"
         text = f"{names} {verb} {how} on turn {outcome.get('turn')}".replace("  ", " ")
-    return {**outcome, "text": text}
+    # The way it was won in a few words, with the rule (the window's end-of-game dialog).
+    how_text = {"conquest": "Conquest: every world held (NH-VIC-1)",
+                "last-house": "Last house standing: every other house eliminated (NH-VIC-4)",
+                "turn-limit": "Turn limit: the most income (NH-VIC-5)",
+                "none": "Every house eliminated (NH-VIC-3)"}.get(outcome.get("how"), "")
+    return {**outcome, "text": text, "how_text": how_text}
 
 
 # ============================================================================== words

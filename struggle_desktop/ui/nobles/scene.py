@@ -60,6 +60,7 @@ GOLD = QColor("#f2c84b")
 ACCENT = QColor("#ffffff")        # held ship, lit destinations (no house is white)
 GATE = QColor("#38d6e8")
 FIGHT = QColor("#ff5a4f")
+WATCH = QColor("#ffd24a")        # what a program house just did (its jump, its fight)
 INK = QColor("#10131a")
 
 #: The height of every word on the board, in map units. The whole 10x10 map fitted to a
@@ -312,6 +313,10 @@ class NoblesScene(QGraphicsScene):
         self._signature: tuple | None = None     # the map whose drawing is kept
         self._subtitles: dict = {}
         self._govern_marks: dict = {}
+        #: What a program house just did, as the window's watch marks it (ui/nobles/watch.py)
+        #: and the items drawn for it (redrawn with every board until cleared).
+        self.watch_marks: list[dict] = []
+        self.watch_items: list = []
         self.setSceneRect(QRectF(0, 0, 1100, 900))
 
     # ------------------------------------------------------------------ geometry
@@ -410,6 +415,7 @@ class NoblesScene(QGraphicsScene):
             self._select_mark(self.selected_hex)
         if self.selected_ship in self.tokens:
             self.tokens[self.selected_ship].selected = True
+        self._draw_watch()
 
     def _dress(self, entry: dict) -> None:
         """What changes on the map itself: a world's owner (fill and border), its Govern
@@ -711,6 +717,52 @@ class NoblesScene(QGraphicsScene):
         mark = self.addPolygon(self.polygon((x, y), inset=2), QPen(QColor("white"), 2.2))
         mark.setZValue(29)
         mark.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    # ------------------------------------------------------------------ a program house's step
+    def show_watch(self, marks: list[dict]) -> None:
+        """Mark what a program house just did: an arrow from where a ship jumped to where it
+        landed, a ring round each hex it fought in."""
+        self.watch_marks = list(marks)
+        if self.board is not None and self.grid is not None:
+            self._draw_watch()
+
+    def _draw_watch(self) -> None:
+        for item in self.watch_items:
+            if item.scene() is self:
+                self.removeItem(item)
+        self.watch_items = []
+        if self.grid is None:
+            return
+        for mark in self.watch_marks:
+            if mark["kind"] == "jump":
+                self._watch_arrow(mark["from"], mark["to"])
+            elif mark["kind"] == "fight":
+                ring = self.addPolygon(self.polygon(mark["hex"], inset=-6),
+                                       QPen(WATCH, 5), QBrush(Qt.BrushStyle.NoBrush))
+                ring.setZValue(45)
+                ring.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                self.watch_items.append(ring)
+
+    def _watch_arrow(self, start, end) -> None:
+        a, b = self.centre(start), self.centre(end)
+        # The head stops short of the centre: the ship's token there stays readable.
+        length = math.hypot(b.x() - a.x(), b.y() - a.y())
+        if length > self.hex_size:
+            short = self.hex_size * 0.5 / length
+            b = QPointF(b.x() - (b.x() - a.x()) * short, b.y() - (b.y() - a.y()) * short)
+        pen = QPen(WATCH, 5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        ring = self.addPolygon(self.polygon(end, inset=4), QPen(WATCH, 3.5),
+                               QBrush(Qt.BrushStyle.NoBrush))
+        line = self.addLine(a.x(), a.y(), b.x(), b.y(), pen)
+        angle = math.atan2(b.y() - a.y(), b.x() - a.x())
+        head = QPolygonF([b] + [QPointF(b.x() - 22 * math.cos(angle + d),
+                                        b.y() - 22 * math.sin(angle + d))
+                                for d in (0.45, -0.45)])
+        tip = self.addPolygon(head, QPen(WATCH, 1), QBrush(WATCH))
+        for item in (ring, line, tip):
+            item.setZValue(45)
+            item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+            self.watch_items.append(item)
 
     # ------------------------------------------------------------------ targets
     def show_targets(self, unit_id: str) -> None:

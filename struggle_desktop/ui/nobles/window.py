@@ -35,7 +35,9 @@ from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.nobles.panels import (ActionsDock, BattleDock, CargoDock, HexDock,
                                                HousesDock, RecruitDock, movable_ships)
 from struggle_desktop.ui.seated import SeatedWindow
-from struggle_desktop.ui.seats import lock_actions
+from struggle_desktop.ui.nobles.watch import (WATCH_FAST_MS, WatchBar, WatchedProgram,
+                                              program_marks)
+from struggle_desktop.ui.seats import PROGRAM_STEP_MS, lock_actions
 
 #: Prompts answered by simultaneous declarations (NH-SIM-2).
 SECRET_PROMPTS = ("launch", "sacrifice")
@@ -81,7 +83,20 @@ class NoblesWindow(SeatedWindow):
         #: pointer to leave
         self._waiting_panel = None
         self._leave_watch = LeaveWatch(self._pointer_left)
+        #: Watching the program houses (ui/nobles/watch.py): the speed, whether a step waits
+        #: for Continue, and the session whose end was already announced.
+        self.speed = "fast"
+        self.holding = False
+        self._announced = None
+        self.end_dialog = None
         super().__init__(document, settings)
+        self.program = WatchedProgram(self.document, self.program_level, self._program_acted)
+        self.watch_bar = WatchBar()
+        self.watch_bar.speed_changed.connect(self.set_speed)
+        self.watch_bar.continue_requested.connect(self.continue_watching)
+        self.watch_bar.hide()
+        self.statusBar().insertPermanentWidget(1, self.watch_bar)   # before the hover text
+        self.set_speed(str(self.settings.value("watch/speed", "fast")))
         self.on_document_changed()
 
     # ================================================================== building
@@ -214,6 +229,10 @@ class NoblesWindow(SeatedWindow):
             lock_actions(self, False)
             self._news_from = len(doc.state["log"])
             self.play_on = False
+            self.holding = False
+            if self.scene is not None:
+                self.scene.watch_marks = []
+            self.watch_bar.show_step(False)
             self.loads.clear()
             self.unloads.clear()
             self.selected_ship = self.selected_hex = None
@@ -276,6 +295,8 @@ class NoblesWindow(SeatedWindow):
     def on_document_changed(self) -> None:
         if not hasattr(self, "overlay"):
             return          # still building: the first change is drawn at the end of __init__
+        if self.program.busy and getattr(self.program, "burst", False):
+            return          # an Instant burst: its end is drawn once
         super().on_document_changed()
         doc = self.document
         if doc.session is None:
@@ -298,7 +319,8 @@ class NoblesWindow(SeatedWindow):
         self.redraw()
         self._follow_prompt(board)
         self._update_banner(board)
-        self.program.paused = self.humans_lost() and not self.play_on
+        self.watch_bar.setVisible("ai" in self.seats().values())
+        self.program.paused = (self.humans_lost() and not self.play_on) or self.holding
         self.program.schedule()
 
     def _acting_text(self, board: dict) -> str:
@@ -404,6 +426,7 @@ class NoblesWindow(SeatedWindow):
             self.play_on_button.hide()
             self.banner.show()
             self.show_message(f"The game is over: {outcome['text']}")
+            self._announce_end(outcome, lost)
         elif self.humans_lost():
             names = ", ".join(self.house_title(h) for h in self.humans())
             if self.play_on:
@@ -418,6 +441,29 @@ class NoblesWindow(SeatedWindow):
         else:
             self.banner.hide()
 
+    def _announce_end(self, outcome: dict, lost: bool) -> None:
+        """Once per game (NH-VIC-1, NH-VIC-4, NH-VIC-5): a dialog names the winner and the way
+        the game was won; the banner above the map keeps saying it."""
+        from PySide6.QtWidgets import QMessageBox
+
+        if self._announced is self.document.present or self.document.looking_back:
+            return
+        self._announced = self.document.present
+        self.holding = False
+        winners = outcome.get("winners") or []
+        title = ("Nobody wins" if not winners else
+                 " and ".join(self.house_title(w) for w in winners)
+                 + (" wins" if len(winners) == 1 else " share the win"))
+        box = QMessageBox(QMessageBox.Icon.Information, "The game is over", f"<b>{title}</b>",
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("nobles-game-over")
+        box.setStyleSheet("QLabel { min-width: 360px; }")
+        box.setInformativeText(f"{outcome.get('how_text') or ''}\n{outcome['text']}."
+                               + ("\nYour house lost." if lost else ""))
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        self.end_dialog = box
+        box.show()
+
     def let_program_play_on(self) -> None:
         """NH-VIC-7: the person lost, and watches the program houses finish the game."""
         self.play_on = True
@@ -428,6 +474,61 @@ class NoblesWindow(SeatedWindow):
     # ================================================================== the program player
     def program_level(self, role: str) -> str | None:
         return "bot" if self.seats().get(role) == "ai" else None
+
+    def set_speed(self, speed: str) -> None:
+        """How the program houses' turns are shown (the Struggle window's choices and
+        setting): a change applies to a turn under way."""
+        speed = speed if speed in ("step", "fast", "instant") else "fast"
+        self.speed = speed
+        self.settings.setValue("watch/speed", speed)
+        if not self.watch_bar.buttons[speed].isChecked():
+            self.watch_bar.set_speed(speed)
+        self.program.burst = speed == "instant"
+        if speed != "step" and self.holding:
+            self.continue_watching()
+        elif speed == "instant":
+            self.program.step_ms = PROGRAM_STEP_MS
+
+    def _program_acted(self, result) -> None:
+        """After each program action (not in an Instant burst): mark on the map what the
+        seated house sees of it, say it in the status bar, and at Step wait for Continue."""
+        self.program.step_ms = PROGRAM_STEP_MS
+        if not result.ok or self.scene is None:
+            return
+        board = self.document.board
+        marks = program_marks(self.program.board_before, board, result.new_entries)
+        if not marks:
+            return
+        actor = (self.program.board_before or {}).get("waiting_for")
+        who = self.house_title(actor) if actor else "A program house"
+        text = f"{who}: " + "; ".join(m["text"] for m in marks)
+        self.scene.show_watch(marks)
+        more = board.get("waiting_for") is not None and self.program.to_move() is not None
+        if self.speed == "step" and more:
+            self.holding = True
+            self.program.paused = True
+            self.watch_bar.show_step(True)
+            self.show_message(f"{text} — press Continue for the next step")
+        else:
+            self.watch_bar.show_step(False)
+            self.show_message(text)
+            self.program.step_ms = WATCH_FAST_MS if self.speed == "fast" else PROGRAM_STEP_MS
+
+    def continue_watching(self) -> None:
+        """Continue: the program house goes on after the step on show."""
+        if not self.holding:
+            return
+        self.holding = False
+        self.watch_bar.show_step(False)
+        self.program.paused = self.humans_lost() and not self.play_on
+        self.program.schedule()
+
+    def perform(self, action: dict) -> bool:
+        """The person acts: what the program did last is no longer marked."""
+        if self.scene is not None and self.scene.watch_marks:
+            self.scene.show_watch([])
+            self.watch_bar.show_step(False)
+        return super().perform(action)
 
     # ================================================================== acting
     def answer_done(self) -> None:
@@ -596,6 +697,9 @@ class NoblesWindow(SeatedWindow):
         the hint for the seated house."""
         if self.overlay.isVisible():
             self.take_seat()
+            return True
+        if self.holding:
+            self.continue_watching()
             return True
         if self._program_to_move():
             self.program_step()
