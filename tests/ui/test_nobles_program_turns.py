@@ -104,38 +104,44 @@ def test_instant_plays_the_program_turn_at_once_and_shows_the_result(make_window
     assert win.document.board["waiting_for"] in ("A", None)
 
 
-@pytest.mark.parametrize("how", ["conquest", "last-house"])
+@pytest.mark.parametrize("how", ["conquest", "last-house", "turn-limit"])
 def test_the_end_of_the_game_names_the_winner_and_the_way(make_window, qtbot, how):
     """NH-VIC-1 / NH-VIC-4 (checked at the end of the turn, NH-VIC-2): the program house B
-    loses every unit, ally and Solat (the test takes them away); with every world held by A it is a
-    conquest, with B's worlds left empty A is the last house standing. The window says who
-    won and how: a dialog, the banner above the map and the status bar."""
+    loses every unit, ally and Solat (the test takes them away); with every world held by A
+    it is a conquest, with B's worlds left empty A is the last house standing. NH-VIC-5: the
+    turn limit is this turn. The window says who won and how: a dialog, the banner above the
+    map and the status bar."""
     win = make_window()
     win.set_speed("fast")
     start(win, seats=("human", "ai"))
     assert play_until(win, lambda w: seated("recruit", "A")(w))
     state = win.document.state
-    for uid in [u for u, row in state["units"].items() if row["owner"] == "B"]:
-        del state["units"][uid]
-    house = state["houses"]["B"]           # and its allies (no Diplomacy wins a world back)
-    state["unassigned"] += house["allies"]
-    house["allies"], house["ally_uses"], house["solats"] = [], {}, 0
-    for row in state["worlds"].values():
-        if how == "conquest":
-            row["controller"] = "A"
-        elif row["controller"] == "B":
-            row["controller"] = None
+    if how == "turn-limit":
+        state["options"]["turn_limit"] = state["turn"]      # NH-VIC-5 at this turn's end
+    else:
+        for uid in [u for u, row in state["units"].items() if row["owner"] == "B"]:
+            del state["units"][uid]
+        house = state["houses"]["B"]       # and its allies (no Diplomacy wins a world back)
+        state["unassigned"] += house["allies"]
+        house["allies"], house["ally_uses"], house["solats"] = [], {}, 0
+        for row in state["worlds"].values():
+            if how == "conquest":
+                row["controller"] = "A"
+            elif row["controller"] == "B":
+                row["controller"] = None
     assert win.end_dialog is None
     assert drive_until(win, lambda w: w.document.board.get("outcome") is not None)
     outcome = win.document.state["outcome"]
-    assert outcome["how"] == how and outcome["winners"] == ["A"]
-    name = win.house_title("A")
+    assert outcome["how"] == how and len(outcome["winners"]) == 1
+    assert how == "turn-limit" or outcome["winners"] == ["A"]
+    name = win.house_title(outcome["winners"][0])
     qtbot.waitUntil(lambda: win.end_dialog is not None and win.end_dialog.isVisible(),
                     timeout=5000)
     said = win.end_dialog.text() + "\n" + win.end_dialog.informativeText()
     assert f"{name} wins" in said
     rule, words = {"conquest": ("NH-VIC-1", "Conquest"),
-                   "last-house": ("NH-VIC-4", "Last house standing")}[how]
+                   "last-house": ("NH-VIC-4", "Last house standing"),
+                   "turn-limit": ("NH-VIC-5", "Turn limit")}[how]
     assert rule in said and words in said
     assert win.banner.isVisible() and name in win.banner_text.text()
     assert name in win.status_text.text()
