@@ -217,7 +217,7 @@ class GameWindow(QMainWindow):
                                              "Put every panel back where it started")
         self.act_house_rules = self._action("&House Rules…", self.show_house_rules, "F2",
                                             "Every table and rule the project reconstructed")
-        self.act_learn = self._action("&Learn to Play…", self.learn_to_play, None,
+        self.act_learn = self._action("&Learn to Play…", self.learn_to_play, "Shift+F1",
                                       "A guided first game: each step shows what to do")
         self.act_guide = self._action("How to &Play…", self.show_guide, "F1",
                                       "The player's guide: the controls and how each game "
