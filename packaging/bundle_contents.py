@@ -105,6 +105,10 @@ EXCLUDED_MODULES = [
     # GPL-3 libreadline). tests/packaging/test_bundle.py runs every command of the bundle.
     "numpy.f2py", "numpy.testing", "unittest", "doctest", "pdb", "bdb", "pydoc_data",
     "readline",
+    # The [cluster] extra: balance studies on a Dask cluster, from the command line of an
+    # installed package; the player's bundle has no use for it (its --cluster says which
+    # extra to install). Analysed, it also drew in the distribution's sitecustomize.
+    "dask", "distributed",
 ]
 
 _PLUGIN_PATH = re.compile(r"(?:^|/)Qt\d?/plugins/(?P<folder>.+)/(?P<name>[^/]+)$")
