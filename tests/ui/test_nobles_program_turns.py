@@ -152,9 +152,9 @@ def test_the_end_of_the_game_names_the_winner_and_the_way(make_window, qtbot, ho
 
 
 def test_marks_come_only_from_what_the_seated_house_sees(make_window):
-    """NH-SIM-1, NH-SIM-2: the marks are read from the seat's own boards and log: a ship that is not
-    on the seat's board before the action gives no arrow, and a line the seat's reading of
-    the log does not hold (a declaration not revealed) gives nothing."""
+    """NH-SIM-1, NH-SIM-2: the marks are read from the seat's own boards and log: a ship
+    that is not on the seat's board before the action gives no arrow, and a line the seat's
+    reading of the log does not hold (a declaration not revealed) gives nothing."""
     win = make_window()
     start(win, seats=("human", "ai"))
     assert play_until(win, lambda w: seated("recruit", "A")(w))
