@@ -102,6 +102,26 @@ def check_jobs_or_cluster(jobs: int | None, cluster: str | None) -> int:
     return 1 if jobs is None else jobs
 
 
+def add_cluster_options(parser: Any, default_jobs: int) -> None:
+    """A tool's ``--jobs`` and ``--cluster`` (tools/balance.py, levels.py, struggle_levels.py)."""
+    parser.add_argument("--jobs", type=int, default=None,
+                        help=f"worker processes (default {default_jobs})")
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
+                        help="a Dask scheduler (tcp://HOST:PORT) or local:N, instead of --jobs")
+
+
+def tool_jobs(jobs: int | None, cluster: str | None, default_jobs: int) -> int:
+    """The number of jobs a tool uses (``default_jobs`` when ``--jobs`` is not given). With
+    ``--cluster``, its value and the extra are checked before any game is played, so a bad
+    one is refused before the tool's first line (BadOption)."""
+    if cluster is None:
+        return default_jobs if jobs is None else jobs
+    check_jobs_or_cluster(jobs, cluster)
+    parse_cluster(cluster)
+    require_distributed()
+    return 1
+
+
 def require_distributed() -> Any:
     """Dask's ``distributed`` module, or BadOption saying how to install it."""
     try:

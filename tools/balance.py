@@ -18,8 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from struggle_desktop.cluster import (check_jobs_or_cluster, parse_cluster,  # noqa: E402
-                                      require_distributed)
+from struggle_desktop.cluster import add_cluster_options, tool_jobs  # noqa: E402
 from struggle_desktop.engine.errors import StruggleError  # noqa: E402
 from struggle_desktop.games import get_game  # noqa: E402
 from struggle_desktop.simulate import simulate  # noqa: E402
@@ -40,9 +39,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default 2)")
-    parser.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
-                        help="a Dask scheduler (tcp://HOST:PORT) or local:N, instead of --jobs")
+    add_cluster_options(parser, default_jobs=2)
     parser.add_argument("--scenarios", default="1,2,3,4,5,6,7")
     args = parser.parse_args()
     try:
@@ -53,11 +50,7 @@ def main() -> int:
 
 
 def table(args: argparse.Namespace) -> int:
-    jobs = 2 if args.jobs is None else args.jobs
-    if args.cluster is not None:
-        jobs = check_jobs_or_cluster(args.jobs, args.cluster)
-        parse_cluster(args.cluster)      # a bad value before the table's first line
-        require_distributed()
+    jobs = tool_jobs(args.jobs, args.cluster, default_jobs=2)
     game = get_game("struggle")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=Path(__file__).parent).stdout.strip()

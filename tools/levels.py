@@ -190,9 +190,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default 2)")
-    parser.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
-                        help="a Dask scheduler (tcp://HOST:PORT) or local:N, instead of --jobs")
+    dask_cluster.add_cluster_options(parser, default_jobs=2)
     parser.add_argument("--pairs", default="hard:normal,normal:easy")
     parser.add_argument("--fights", type=int, default=0, metavar="N")
     parser.add_argument("--houses", type=int, default=4)
@@ -209,11 +207,7 @@ def main() -> int:
 
 
 def study(args: argparse.Namespace) -> int:
-    jobs = 2 if args.jobs is None else args.jobs
-    if args.cluster is not None:
-        jobs = dask_cluster.check_jobs_or_cluster(args.jobs, args.cluster)
-        dask_cluster.parse_cluster(args.cluster)
-        dask_cluster.require_distributed()
+    jobs = dask_cluster.tool_jobs(args.jobs, args.cluster, default_jobs=2)
     if args.battles:
         seeds = [int(x) for x in args.seeds.split(",")]
         print_battles(battles(args.battles, seeds, args.scenario, jobs, args.cluster),

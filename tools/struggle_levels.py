@@ -128,9 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default 1)")
-    parser.add_argument("--cluster", default=None, metavar="ADDRESS|local:N",
-                        help="a Dask scheduler (tcp://HOST:PORT) or local:N, instead of --jobs")
+    dask_cluster.add_cluster_options(parser, default_jobs=1)
     parser.add_argument("--scenarios", default="1,2,3,4,5,6,7")
     args = parser.parse_args(argv)
     try:
@@ -141,10 +139,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def study(args: argparse.Namespace) -> int:
-    args.jobs = dask_cluster.check_jobs_or_cluster(args.jobs, args.cluster)
-    if args.cluster is not None:
-        dask_cluster.parse_cluster(args.cluster)
-        dask_cluster.require_distributed()
+    args.jobs = dask_cluster.tool_jobs(args.jobs, args.cluster, default_jobs=1)
     scenarios = [s.strip() for s in args.scenarios.split(",") if s.strip()]
     lines = ["| scenario | games | bot mean level | strong mean level | difference | "
              "bot outcomes | strong outcomes |",
