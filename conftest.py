@@ -22,6 +22,27 @@ def offscreen_platform(screen: dict) -> str:
     return f"offscreen:configfile={path}"
 
 
+def run_on_screen(probe: str, home, width: int = 1366, height: int = 768,
+                  timeout: int = 300):
+    """Run the Python source ``probe`` in a child process whose offscreen screen is
+    ``width`` x ``height`` (a process's screen is fixed when its application starts), with
+    its user folders under ``home`` and the checkout as ``sys.argv[1]``; returns the JSON the
+    probe printed on its last line. A window test at a laptop's size runs this way."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(home),
+               QT_QPA_PLATFORM=offscreen_platform(
+                   {"name": "probe", "x": 0, "y": 0, "width": width, "height": height,
+                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
+    root = Path(__file__).resolve().parent
+    done = subprocess.run([sys.executable, "-c", probe, str(root)], capture_output=True,
+                          text=True, env=env, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 # Must be set before any QApplication exists; without a display pytest would abort.
 if "QT_QPA_PLATFORM" not in os.environ:
     os.environ["QT_QPA_PLATFORM"] = offscreen_platform(TEST_SCREEN)

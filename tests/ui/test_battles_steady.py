@@ -16,22 +16,15 @@ the application starts (``conftest.offscreen_platform``).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
-from conftest import offscreen_platform
+from conftest import run_on_screen
 from struggle_desktop.ui.battles.window import BattlesWindow
 from tests.ui.helpers import window_maker
 
-ROOT = Path(__file__).resolve().parents[2]
 
 #: Shared by the child process and the tests here: the table's words and where they are.
 TEXTS = r'''
@@ -159,14 +152,7 @@ print(json.dumps(report))
 
 
 def probe(width: int, height: int, tmp_path) -> dict:
-    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path),
-               QT_QPA_PLATFORM=offscreen_platform(
-                   {"name": "probe", "x": 0, "y": 0, "width": width, "height": height,
-                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
-    done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT)], capture_output=True,
-                          text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_on_screen(PROBE, tmp_path, width, height)
 
 
 @pytest.fixture(scope="module")

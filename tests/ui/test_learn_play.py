@@ -10,17 +10,8 @@ starts (``conftest.offscreen_platform``).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from conftest import run_on_screen
 
-import pytest
-
-from conftest import offscreen_platform
-
-ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = r"""
 import json, sys, tempfile
@@ -143,14 +134,7 @@ print(json.dumps({"problems": problems, "walked": walked}))
 
 
 def test_every_guide_plays_to_its_end_at_1366x768(tmp_path):
-    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path),
-               QT_QPA_PLATFORM=offscreen_platform(
-                   {"name": "probe", "x": 0, "y": 0, "width": 1366, "height": 768,
-                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
-    done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT)],
-                          capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report = run_on_screen(PROBE, tmp_path)
     assert report["problems"] == [], "\n".join(report["problems"])
     from struggle_desktop.ui.learn.loader import available_guides
     assert report["walked"] == [s.id for g in available_guides() for s in g.steps]

@@ -166,23 +166,9 @@ print(json.dumps({"size": list(view.viewport().size().toTuple()), "scale": view.
 def test_the_windows_map_at_1366x768_draws_every_text_at_least_9_px(tmp_path):
     """The real window on a 1366x768 screen (a process of its own: the offscreen screen's
     size is fixed when the application starts), its map as it first opens."""
-    import json
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
+    from conftest import run_on_screen
 
-    from conftest import offscreen_platform
-
-    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path),
-               QT_QPA_PLATFORM=offscreen_platform(
-                   {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
-                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-c", PROBE, str(root)], capture_output=True,
-                          text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = run_on_screen(PROBE, tmp_path)
     width, height = found["size"]
     assert width <= 700 and height <= 600, f"the map is {width}x{height}: not a laptop's"
     assert found["count"] > 50, "the map painted little text"

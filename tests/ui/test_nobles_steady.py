@@ -16,21 +16,13 @@ The screen size runs in a process of its own, as in ``test_window_fits``.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
-from conftest import offscreen_platform
+from conftest import run_on_screen
 from struggle_desktop.ui.nobles.window import NoblesWindow
 from tests.ui.helpers import window_maker
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def pause_program(win) -> None:
@@ -516,14 +508,7 @@ print(json.dumps({"problems": problems, "sizes": sizes}))
 @pytest.fixture(scope="module")
 def laptop(tmp_path_factory):
     """What the probe found in a window on a 1366x768 screen."""
-    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path_factory.mktemp("home")),
-               QT_QPA_PLATFORM=offscreen_platform(
-                   {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
-                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
-    done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT)],
-                          capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_on_screen(PROBE, tmp_path_factory.mktemp("home"))
 
 
 def test_the_main_commands_are_in_reach_on_a_laptop_screen(laptop):

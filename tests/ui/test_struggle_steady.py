@@ -17,22 +17,14 @@ The screen size runs in a process of its own, as in ``test_window_fits``.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QAbstractButton, QApplication, QScrollArea
 
-from conftest import offscreen_platform
+from conftest import run_on_screen
 from struggle_desktop.ui.steady import guard_wheels, ignore_wheel_unless_focused
 from tests.ui.helpers import struggle_window
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -253,14 +245,7 @@ print(json.dumps(problems))
 
 
 def test_the_main_commands_are_in_reach_on_a_laptop_screen(tmp_path):
-    env = dict(os.environ, STRUGGLE_DESKTOP_HOME=str(tmp_path),
-               QT_QPA_PLATFORM=offscreen_platform(
-                   {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
-                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}))
-    done = subprocess.run([sys.executable, "-c", REACH_PROBE, str(ROOT)],
-                          capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    problems = json.loads(done.stdout.strip().splitlines()[-1])
+    problems = run_on_screen(REACH_PROBE, tmp_path)
     assert problems == [], "\n".join(problems)
 
 
@@ -323,7 +308,6 @@ def test_no_button_under_the_pointer_moves_or_becomes_another_after_an_answer(wi
         if doc.board["outcome"]:
             break
     assert problems == [], "\n".join(problems[:12])
-
 
 
 def test_pointing_at_a_sector_says_what_a_click_there_would_do(window):
