@@ -24,9 +24,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QDockWidget, QFileDialog,
-                               QLineEdit, QMenu, QMessageBox, QPlainTextEdit, QTabBar,
-                               QTextEdit, QWidget)
+from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QFileDialog, QLineEdit, QMenu,
+                               QMessageBox, QPlainTextEdit, QTextEdit, QWidget)
 
 from struggle_desktop.ui.docks.decision import DecisionDock
 from struggle_desktop.ui.document import Frame, GameDocument, is_autosave
@@ -177,9 +176,7 @@ class MainWindow(GameWindow):
 
     game_id = "struggle"
     layout_key = "window"
-    #: Bumped when the default arrangement of the panels changes: a layout saved under an
-    #: earlier one is then not restored (the player gets the new default, not the old squeeze).
-    LAYOUT_REVISION = 2
+    LAYOUT_REVISION = 2     # 2: full-height side columns, the dice beside the tracks
 
     def __init__(self, document: GameDocument | None = None, settings: QSettings | None = None):
         self.scene = None        # keep a reference: a collected scene leaves a blank view
@@ -199,37 +196,6 @@ class MainWindow(GameWindow):
         self.playback = Playback(self)
         self.set_speed(self.settings.value("watch/speed", "fast"))
         self.on_document_changed()
-
-    def layout_version(self) -> int:
-        return (super().layout_version() + self.LAYOUT_REVISION) & 0x7FFFFFFF
-
-    # ---- tab bars left behind -------------------------------------------------------------
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        QTimer.singleShot(0, self.hide_stale_tab_bars)      # once the panels are laid out
-
-    def reset_layout(self) -> None:
-        super().reset_layout()
-        QTimer.singleShot(0, self.hide_stale_tab_bars)
-
-    def hide_stale_tab_bars(self) -> list[QTabBar]:
-        """Hide the tab bars the window's layout made and then left where they were: Qt
-        (6.11) makes a second tab bar when panels are tabbed, or a layout is restored, and
-        leaves the first on screen, over other panels, with tabs that do nothing. A tab bar
-        in use lies right under the panel group it serves (as wide); any other is stale.
-        Returns the bars hidden."""
-        docked = [dock.geometry() for dock in self.findChildren(QDockWidget)
-                  if dock.isVisible() and not dock.isFloating()]
-        stale = []
-        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
-            place = bar.geometry()
-            serves = any(abs(place.top() - (rect.bottom() + 1)) <= 6
-                         and place.left() == rect.left() and place.width() == rect.width()
-                         for rect in docked)
-            if bar.isVisible() and not serves:
-                bar.hide()
-                stale.append(bar)
-        return stale
 
     def build_centre(self) -> None:
         from struggle_desktop.ui.map.view import MapView

@@ -26,11 +26,11 @@ from __future__ import annotations
 import zlib
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMenu, QMenuBar, QMessageBox, QStackedWidget,
-                               QToolTip, QVBoxLayout, QWidget)
+                               QTabBar, QToolTip, QVBoxLayout, QWidget)
 
 from struggle_desktop.engine import saves
 from struggle_desktop.engine.errors import StruggleError, one_line
@@ -57,6 +57,9 @@ class GameWindow(QMainWindow):
     game_id = "struggle"
     #: Settings group of the saved geometry and dock layout of this screen.
     layout_key = "window"
+    #: Bumped by a screen when its default arrangement of the panels changes: a layout saved
+    #: under an earlier one is then not restored (the new default, not the old squeeze).
+    LAYOUT_REVISION = 0
 
     def __init__(self, document: GameDocument | None = None, settings: QSettings | None = None):
         super().__init__()
@@ -526,12 +529,13 @@ class GameWindow(QMainWindow):
 
     # ================================================================== layout persistence
     def layout_version(self) -> int:
-        """The version the dock layout is saved under: a stable hash of the layout format and
-        the sorted names of the window's panels. A layout saved with other panels
-        (one added, removed or renamed) has another version and is not restored, so the
-        panels come back as made instead of squeezed into the old places."""
+        """The version the dock layout is saved under: a stable hash of the layout format,
+        the screen's ``LAYOUT_REVISION`` and the sorted names of the window's panels. A
+        layout saved with other panels (one added, removed or renamed) or under another
+        arrangement has another version and is not restored, so the panels come back as
+        made instead of squeezed into the old places."""
         names = sorted(w.objectName() for w in self.findChildren(QDockWidget))
-        text = f"{LAYOUT_FORMAT}:" + ",".join(names)
+        text = f"{LAYOUT_FORMAT}:{self.LAYOUT_REVISION}:" + ",".join(names)
         return zlib.crc32(text.encode()) & 0x7FFFFFFF    # saveState takes a signed int
 
     def _restore_layout(self) -> None:
@@ -582,6 +586,31 @@ class GameWindow(QMainWindow):
         for dock in self.docks:
             dock.show()
         self.keep_on_screen()
+        QTimer.singleShot(0, self.hide_stale_tab_bars)
+
+    # ---- tab bars left behind -------------------------------------------------------------
+    def showEvent(self, event) -> None:   # noqa: N802 - Qt's name
+        super().showEvent(event)
+        QTimer.singleShot(0, self.hide_stale_tab_bars)      # once the panels are laid out
+
+    def hide_stale_tab_bars(self) -> list[QTabBar]:
+        """Hide the tab bars the window's layout made and then left where they were: Qt
+        (6.11) makes a second tab bar when panels are tabbed, or a layout is restored, and
+        leaves the first on screen, over other panels, with tabs that do nothing. A tab bar
+        in use lies right under the panel group it serves (as wide); any other is stale.
+        Returns the bars hidden."""
+        docked = [dock.geometry() for dock in self.findChildren(QDockWidget)
+                  if dock.isVisible() and not dock.isFloating()]
+        stale = []
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            place = bar.geometry()
+            serves = any(abs(place.top() - (rect.bottom() + 1)) <= 6
+                         and place.left() == rect.left() and place.width() == rect.width()
+                         for rect in docked)
+            if bar.isVisible() and not serves:
+                bar.hide()
+                stale.append(bar)
+        return stale
 
     def keep_on_screen(self) -> None:
         """Shrink and move the window onto what its screen leaves for windows: a layout
@@ -606,7 +635,6 @@ class GameWindow(QMainWindow):
     def on_document_changed(self) -> None:
         """The shell's part: title, the file and undo commands, and the status bar's message,
         which lasts until the game moves on."""
-        doc = self.document
         if self.status_text.text() and self._moment() != self._message_moment:
             self.status_text.clear()
         self.setWindowTitle(self.window_title())

@@ -34,7 +34,6 @@ own display stays there and the status bar says what is left.
 from __future__ import annotations
 
 import copy
-import zlib
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush
@@ -282,15 +281,11 @@ class TableDock(DockPanel):
                 + (" (repressed: it had no effect)" if last["cancelled"] else ""))
 
 
-#: The default arrangement of the panels, in the saved layout's version: a new number forgets
-#: layouts saved with the old arrangement (2: the dice behind the log, so that the decision
-#: list, Hint and Do it fit a laptop's screen).
-PANEL_ARRANGEMENT = 2
-
-
 class BattlesWindow(SeatedWindow):
     game_id = "battles"
     layout_key = "window-battles"
+    #: 2: the dice behind the log, so that the decision list, Hint and Do it fit a laptop.
+    LAYOUT_REVISION = 2
 
     def __init__(self, document=None, settings=None):
         self.scene = None          # keep a reference: a collected scene leaves a blank view
@@ -348,10 +343,6 @@ class BattlesWindow(SeatedWindow):
         self.resizeDocks([self.decision_dock, self.hand_dock], [420, 260],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
-
-    def layout_version(self) -> int:
-        return zlib.crc32(f"{super().layout_version()}:{PANEL_ARRANGEMENT}".encode()) \
-            & 0x7FFFFFFF
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

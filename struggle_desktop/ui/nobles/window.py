@@ -64,8 +64,7 @@ class LeaveWatch(QObject):
 class NoblesWindow(SeatedWindow):
     game_id = "nobles"
     layout_key = "window-nobles"
-    #: Raised when the default arrangement of the panels changes: a layout saved before is
-    #: then not restored (1: the Decision panel is tall enough for its list and buttons).
+    #: 1: the Decision panel is tall enough for its list and buttons.
     LAYOUT_REVISION = 1
 
     def __init__(self, document=None, settings=None):
@@ -182,9 +181,6 @@ class NoblesWindow(SeatedWindow):
         self.panels_menu(m)
         m = bar.addMenu("&Game")
         m.addActions([self.act_done, self.act_hint])
-
-    def layout_version(self) -> int:
-        return (super().layout_version() + self.LAYOUT_REVISION) & 0x7FFFFFFF
 
     # ================================================================== seats
     def house(self, letter: str | None) -> dict | None:
