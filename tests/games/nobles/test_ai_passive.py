@@ -21,7 +21,7 @@ NEAR_PUNAH = [("B", "House Troops", "Punah"), ("A", "Jumpship", "Frost"),
 
 
 def test_passive_is_a_seat_level_and_no_difficulty():
-    """A seat may be passive; every program house's level (ai_difficulty) may not."""
+    """NH-AI-14: a seat may be passive; every program house's level (ai_difficulty) may not."""
     options = GAME.normalize_options("standard", {"houses": 2, "level1": "passive"})
     assert options["levels"] == ["passive", "normal"]
     with pytest.raises(BadOption):
@@ -33,7 +33,7 @@ def test_passive_is_a_seat_level_and_no_difficulty():
 
 @pytest.mark.parametrize("level, moves", [("hard", True), ("passive", False)])
 def test_passive_never_strikes_where_hard_does(level, moves):
-    """A weak enemy world one jump away: hard flies the Amazonians there, passive ends its
+    """NH-AI-14: a weak enemy world one jump away: hard flies the Amazonians there, passive ends its
     movement at once."""
     state, _ = position(units=NEAR_PUNAH, controllers={"Frost": "A", "Punah": "B"},
                         options={"level1": level})
@@ -44,9 +44,10 @@ def test_passive_never_strikes_where_hard_does(level, moves):
 
 
 def test_a_passive_house_never_attacks_in_a_whole_game():
-    """Five turns of a 2-house game, A passive against hard B: A answers every prompt,
-    never loads or jumps a ship, never buys one, and never takes Intrigue, Assassination or
-    Sabotage, nor Diplomacy on a world another house holds; it still recruits."""
+    """NH-AI-5, NH-AI-14: five turns of a 2-house game, A passive against hard B: A answers
+    every prompt, never loads or jumps a ship, never buys one, and never takes Intrigue,
+    Assassination or Sabotage, nor Diplomacy on a world another house holds; it still
+    recruits."""
     options = GAME.simulation_options({"houses": 2, "level1": "passive", "level2": "hard",
                                        "turn_limit": 5})
     session = Session.new(GAME, "standard", 3, options, record_digests=False)
