@@ -9,7 +9,9 @@ the hint. Back shows the previous step again, Restart starts the guide's game af
 closes the callout and the game goes on as an ordinary one.
 
 Targets are named by stable means, so a guide survives a change of layout: a panel or widget
-by its objectName, a sector by the game's number for it.
+by its objectName, a sector by the game's number for it, or a spot on a game's own board by a
+name the window resolves (``board: "hex:0304"``; the window's ``guide_target_rect(name)``
+returns its rectangle in window coordinates, brought into view, or None).
 """
 
 from __future__ import annotations
@@ -247,6 +249,11 @@ class GuideRunner(QObject):
             if not widget.isVisible():
                 return None
             return QRect(widget.mapTo(self.window, QPoint(0, 0)), widget.size())
+        if "board" in step.target:
+            # A spot on a game's own board (a hex, a region, a counter): the window knows
+            # where it is drawn and brings it into view.
+            resolve = getattr(self.window, "guide_target_rect", None)
+            return resolve(step.target["board"]) if resolve is not None else None
         view = getattr(self.window, "view", None)
         scene = getattr(self.window, "scene", None)
         if view is None or scene is None:
