@@ -170,8 +170,16 @@ class GuideRunner(QObject):
             self._show(self.index + 1)
 
     def _performed(self) -> list[dict]:
+        """The person's actions so far. Where the program plays a seat (a Noble Houses or
+        Battles program house), its actions are left out: they are not the step's move, and
+        its own "done" must not end a step that waits for the person's."""
         session = self.document.session
-        return [entry["action"] for entry in session.actions] if session else []
+        if session is None:
+            return []
+        people = getattr(self.window, "humans", None)
+        mine = set(people()) if people is not None else None
+        return [entry["action"] for entry in session.actions
+                if mine is None or entry["role"] in mine]
 
     def _done(self, index: int) -> bool:
         """Whether the action step ``index`` asks for was performed since it began."""
