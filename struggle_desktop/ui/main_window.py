@@ -32,7 +32,6 @@ from struggle_desktop.ui.document import Frame, GameDocument, is_autosave
 from struggle_desktop.ui.fit import available_geometry
 from struggle_desktop.ui.map.marks import sector_number
 from struggle_desktop.ui.shell import GameWindow
-from struggle_desktop.ui.steady import guard_wheels
 
 #: Milliseconds between two shown steps at "fast" speed.
 FAST_STEP_MS = 450
@@ -188,11 +187,6 @@ class MainWindow(GameWindow):
         self.free_placement = False
         self.selected_sector = -1
         super().__init__(document, settings)
-        # No combo or spin box of a panel takes the wheel unless it has the focus (the wheel
-        # scrolls the panel): those built so far now, a panel built later when it is shown.
-        guard_wheels(self)
-        for dock in self.docks:
-            dock.visibilityChanged.connect(lambda _shown, d=dock: guard_wheels(d))
         self.playback = Playback(self)
         self.set_speed(self.settings.value("watch/speed", "fast"))
         self.on_document_changed()

@@ -11,8 +11,9 @@
 
 The shell owns the document (ui/document.py, the one operation path), New/Open/Save/Save As,
 recent files, Undo/Redo, the saved dock layout, the house-rules page, the shortcut list, About,
-and the question before an unsaved game is replaced. When the player starts or opens a game that
-another screen shows, the shell opens that screen's window and closes itself.
+the question before an unsaved game is replaced, and the guard that keeps every box of a window
+from taking the mouse wheel unless it has the focus (ui/steady.py). When the player starts or
+opens a game that another screen shows, the shell opens that screen's window and closes itself.
 
 Opening a file reads and replays it first (``document.load_file``); only a game that loaded
 switches windows and replaces the open one. A file that cannot be played, for whatever reason,
@@ -39,6 +40,7 @@ from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.document import (GameDocument, LoadedGame, autosave_paths, is_autosave,
                                           load_file)
 from struggle_desktop.ui.settings import app_settings
+from struggle_desktop.ui.steady import guard_wheels
 from struggle_desktop.ui.fit import available_geometry, fitted, resize_to_fit
 
 #: Open takes a save of any game (the window switches to its screen).
@@ -63,6 +65,10 @@ class GameWindow(QMainWindow):
 
     def __init__(self, document: GameDocument | None = None, settings: QSettings | None = None):
         super().__init__()
+        # No combo box, spin box or slider of any window takes the wheel unless it has the
+        # focus: the wheel scrolls the panel (ui/steady.py). One guard for the application
+        # covers every panel, the ones shown late and forms built afresh for each question.
+        guard_wheels()
         self.settings = settings or app_settings()
         self.document = document or GameDocument(self)
         self.document.setParent(self)

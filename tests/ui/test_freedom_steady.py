@@ -461,8 +461,11 @@ def test_the_wheel_over_an_unfocused_choice_does_not_change_it(make_window, qtbo
 
     form = EnvironsForm(get_game("freedom"), win)
     qtbot.addWidget(form)
-    form.add_group()
+    form.show()                 # (a box's focus policy is set as it is made ready to show)
+    qtbot.waitExposed(form)
+    form.add_group()            # a group and its boxes made after the form was shown
     form.check()
+    settle()
     boxes = [b for kind in (QComboBox, QAbstractSpinBox) for b in form.findChildren(kind)]
     assert boxes and all(b.focusPolicy() == Qt.FocusPolicy.StrongFocus for b in boxes)
     mission = form.groups[-1].mission

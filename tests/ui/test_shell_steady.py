@@ -25,6 +25,7 @@ from struggle_desktop.ui.dialogs.new_game import NewGameDialog
 from struggle_desktop.ui.screens import has_screen, window_class
 
 from tests.ui.helpers import window_maker
+from tests.ui.probes import wheel
 
 #: A game of each kind, as a new user would start it.
 GAMES = [("struggle", "3"), ("battles", "civil-war"), ("nobles", "standard"), ("freedom", "a1")]
@@ -403,3 +404,63 @@ def test_a_restored_layout_gives_each_panel_its_minimum_at_once(qtbot, settings,
     finally:
         second.close()
         second.deleteLater()
+
+
+# ------------------------------------------------------------------------------ the wheel
+#: The window's size on a 1366x768 screen once the frame and the desktop's bars are off.
+LAPTOP = (1284, 721)
+
+
+def box_value(box):
+    """What a combo box, spin box or slider holds (what a turn of the wheel would change)."""
+    from PySide6.QtWidgets import QComboBox
+
+    return box.currentIndex() if isinstance(box, QComboBox) else box.value()
+
+
+@pytest.mark.parametrize("game_id, scenario", GAMES)
+def test_the_wheel_over_an_unfocused_box_scrolls_its_panel_in_every_window(
+        open_window, qtbot, game_id, scenario):
+    """In each game's window, a panel shown late (the Forecast: built when first shown) and
+    every box of every panel: the wheel over a combo or spin box the player has not given
+    the focus leaves its value and scrolls the panel around it; a focused box takes it."""
+    from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QSlider
+
+    win = open_window(game_id, scenario)
+    win.resize(*LAPTOP)
+    dock = win.forecast_dock
+    win.show_panel(dock)
+    settle(qtbot)
+    win.resizeDocks([dock], [90], Qt.Orientation.Vertical)     # short: its panel scrolls
+    settle(qtbot)
+    bar = dock.widget().verticalScrollBar()
+    assert bar.maximum() > 0, "the Forecast panel does not scroll at this height"
+    bar.setValue(0)
+    spin = dock.games
+    games = spin.value()
+    win.centre.setFocus()
+    assert not spin.hasFocus()
+    wheel(spin)
+    assert spin.value() == games, "the wheel changed the number of games"
+    assert bar.value() > 0, "the wheel did not scroll the panel"
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    wheel(spin)
+    assert spin.value() != games, "a focused box no longer takes the wheel"
+
+    # Every box of every panel, each panel shown (some are built when first shown).
+    win.centre.setFocus()
+    for panel in win.docks:
+        win.show_panel(panel)
+        settle(qtbot, 5)
+        boxes = [box for kind in (QComboBox, QAbstractSpinBox, QSlider)
+                 for box in panel.findChildren(kind) if box.isVisible() and box.isEnabled()]
+        for box in boxes:
+            # The policy that keeps a real wheel from giving the box the focus first.
+            assert box.focusPolicy() != Qt.FocusPolicy.WheelFocus, box.objectName()
+            value = box_value(box)
+            for steps in (-1, 1):
+                wheel(box, steps)
+                assert box_value(box) == value, \
+                    f"the wheel changed {type(box).__name__} {box.objectName()!r} " \
+                    f"in {panel.objectName()}"

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLa
 from struggle_desktop.ui.dialogs import error_label, heading, muted, sector_text, show_error
 from struggle_desktop.ui.docks.turn import ElidingButton
 from struggle_desktop.ui.fit import resize_to_fit
-from struggle_desktop.ui.steady import ignore_wheel_unless_focused
 
 ROLE = "imperial"
 RECRUITMENT = "recruitment"
@@ -151,8 +150,6 @@ class RecruitPanel(QWidget):
         self.sector_combo.setObjectName("recruit-sector")
         self.sector_combo.setMinimumContentsLength(22)
         self.sector_combo.currentIndexChanged.connect(lambda _i: self._update_buy_button())
-        # The wheel scrolls the panel (to reach Buy and Done), not the sector chosen.
-        ignore_wheel_unless_focused(self.sector_combo)
         sector_label = QLabel("&Sector:")
         sector_label.setBuddy(self.sector_combo)
         where.addWidget(sector_label)

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.ui.dialogs import ERROR, GOOD, error_label, heading, muted, show_error
 from struggle_desktop.ui.fit import resize_to_fit
-from struggle_desktop.ui.steady import guard_wheels
 from struggle_desktop.ui.freedom.pickers import (NAME_ROLE, ChartPicker, Column, NameList,
                                                  PoolList, RecordTable, cell_text, fill_combo,
                                                  optional_spin, set_combo_value, set_spin,
@@ -326,7 +325,6 @@ class EnvironsForm(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
-        guard_wheels(self)
         resize_to_fit(self, 1200, 900)       # smaller on a laptop screen: the pages scroll
         self._sync_enabled()
         self._refresh_sovereign_choice()
@@ -1028,7 +1026,6 @@ class EnvironsForm(QDialog):
         self._place_groups()
         self._refresh_performers()
         self._refresh_group_lists()
-        guard_wheels(box)
         self.edited()
         return box
 
@@ -1285,9 +1282,6 @@ class EnvironsForm(QDialog):
         """Ask the engine about the document now: the message that refuses it (None when it
         would be accepted). Updates the groups' verdicts, the error line and the OK button."""
         self._timer.stop()
-        # Boxes of rows and groups added since take the wheel only when focused too: a turn
-        # of the wheel scrolls the page, never a value the players entered.
-        guard_wheels(self)
         self._checking = True
         try:
             # The groups' choices come from a set-up without the groups, so offering them

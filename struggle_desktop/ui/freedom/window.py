@@ -38,7 +38,6 @@ from struggle_desktop.ui.freedom.modes import load_class, mode_view_class
 from struggle_desktop.ui.freedom.resolution import ResolutionView
 from struggle_desktop.ui.seats import HandOverOverlay, lock_actions
 from struggle_desktop.ui.shell import GameWindow
-from struggle_desktop.ui.steady import guard_wheels
 
 #: The events deck's sides: a hand-over between them hides the hands (FIG-EVT).
 DECK_SIDES = ("rebel", "imperial")
@@ -287,9 +286,6 @@ class FreedomWindow(GameWindow):
         elif hasattr(view, "refresh"):
             view.refresh(board, doc.legal_actions())
         self._update_banner(board)
-        # The forms are built afresh for each question: their boxes take the wheel only
-        # when focused, so that a turn of the wheel scrolls the page, never a choice.
-        guard_wheels(self)
         self.act_hint.setEnabled(bool(board.get("prompt")))
         self.act_copy.setEnabled(bool(board.get("outcome")) and view is self.resolution)
         if self.overlay.isVisible():

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QLis
 
 from struggle_desktop.ui.docks.base import DockPanel
 from struggle_desktop.ui.nobles.scene import HOUSE_COLOURS
-from struggle_desktop.ui.steady import ignore_wheel_unless_focused
 
 #: Unicode die faces 1-6.
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -180,7 +179,6 @@ class CargoDock(DockPanel):
         layout.setContentsMargins(6, 6, 6, 6)
         self.ships = QComboBox()
         self.ships.setObjectName("nobles-ship-choice")
-        ignore_wheel_unless_focused(self.ships)     # the wheel scrolls the panel instead
         self.ships.activated.connect(lambda _i: self.ship_chosen.emit(
             self.ships.currentData() or ""))
         self.caption = fixed_lines_label(2)     # its words change: the ticks keep their places
