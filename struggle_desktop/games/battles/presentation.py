@@ -65,8 +65,10 @@ def board(game, state: dict, seat: str) -> dict:
             "own_chits": player["own_chits_count"],
             "plan": {fid: r for fid, r in player.get("deploy", [])},
         }
-    row = game.data.victory_rows.get(view["turn"]) or game.data.victory_rows[
-        max(game.data.victory_rows)]
+    # This turn's thresholds (BFG-VIC-3); during the set-up (turn 0) those of turn 1, the
+    # first that is checked, and past the last turn the last turn's.
+    rows = game.data.victory_rows
+    row = rows.get(view["turn"]) or rows[min(rows) if view["turn"] < min(rows) else max(rows)]
     hand = None
     if seat in SHORT:
         hand = [{"chit": c, "type": chit_type(c), "effect": CHIT_EFFECTS[chit_type(c)]}

@@ -134,6 +134,20 @@ def test_thresholds_shrink_by_five_each_turn_and_are_exact(turn):
             assert state["outcome"]["winner"] == winner and state["turn"] == turn
 
 
+def test_the_board_shows_the_thresholds_checked_next_also_during_the_set_up():
+    """BFG-VIC-3: the table shows this turn's thresholds; during the Civil War's opening
+    build (turn 0) those of turn 1, the first end of turn checked (not the last turn's)."""
+    from struggle_desktop.games.battles.presentation import board
+
+    state = GAME.advance(GAME.setup("civil-war", seed=1))
+    assert state["turn"] == 0 and state["pending"]["kind"] == "build"
+    assert board(GAME, state, "blue")["thresholds"] == {"red_at_most": 0, "blue_at_least": 101}
+    for turn, (red_at_most, blue_at_least) in THRESHOLDS.items():
+        state["turn"] = turn
+        assert board(GAME, state, "blue")["thresholds"] == {
+            "red_at_most": red_at_most, "blue_at_least": blue_at_least}
+
+
 @pytest.mark.parametrize("ci, winner", [(-20, "red"), (50, "red"), (51, "blue"), (130, "blue")])
 def test_turn_ten_always_has_a_winner(ci, winner):
     """BFG-VIC-4: at the end of turn 10 Red wins at CI 50 or less and Blue at 51 or more;
