@@ -245,33 +245,45 @@ class TableDock(DockPanel):
         if board is None:
             self.label.setText("No game is open.")
             return
+        # Six short rows at most, none wrapping in the panel's width on a laptop screen (nor,
+        # as a rule, at a 150 % scale factor), so that the words show whole beside the step
+        # buttons: eight to thirteen lines scrolled there. The longer forms, and what the
+        # table itself shows (the common pool on Blue's display, the deployment note's detail
+        # on the seat's display), are in the tooltip.
         t = board["thresholds"]
+        pools = (f"Chit pool: {board['chit_pool_count']} · common pool: "
+                 f"{len(board['common_pool'])} fleets")
         rows = [f"<b>Turn {board['turn']} of {board['last_turn']}</b> — {board['phase_name']}",
-                f"Chaos Index <b>{board['ci']}</b> (Red wins at ≤ {t['red_at_most']}, "
-                f"Blue at ≥ {t['blue_at_least']})"]
+                f"Chaos Index <b>{board['ci']}</b>: Red wins ≤ {t['red_at_most']}, "
+                f"Blue ≥ {t['blue_at_least']}"]
+        tips = [f"Chaos Index {board['ci']}: Red wins at ≤ {t['red_at_most']}, Blue at ≥ "
+                f"{t['blue_at_least']} (at the end of the turn)", pools]
+        note = deployment_note(board)
         if board["outcome"]:
-            rows.append(f"<b>{board['outcome']['text']}</b>")
+            outcome = board["outcome"]
+            rows.append(f"<b>{SIDE_TITLES.get(outcome.get('winner'), 'Nobody')} wins</b>")
+            tips.append(outcome["text"])
+        elif note is not None:
+            # The seat is the one asked: what it must still do says more than its name.
+            rows.append(f"<span style='background:#fff4d6'><b>{note[0]}</b></span>")
+            tips.append(f"{note[0]}: {note[1]}")
         elif board["waiting_for"]:
             rows.append(f"Waiting for <b>{SIDE_TITLES[board['waiting_for']]}</b>")
-        note = deployment_note(board)
-        if note is not None:
-            rows.append(f"<span style='background:#fff4d6'><b>{note[0]}</b></span> — {note[1]}")
         for side in ("blue", "red"):
             p = board["players"][side]
-            rows.append(f"{p['name']}: {p['rp']} RP"
+            rows.append(f"{side.capitalize()}: {p['rp']} RP"
                         + (f" + {p['banked']} banked" if p["banked"] else "")
                         + f", {p['hand_count']} chits, "
                         + f"{sum(1 for r in board['regions'] if r['controller'] == side)} regions")
-        rows.append(f"Chit pool: {board['chit_pool_count']} · common pool: "
-                    f"{len(board['common_pool'])} fleets")
-        tip = ""
         if board["last_chit"]:
             last = board["last_chit"]
-            rows.append(f"Last chit: {last['side'].capitalize()} played {last['chit']}"
+            rows.append(f"Last chit: {last['chit']}, {last['side'].capitalize()}"
                         + (" (repressed)" if last["cancelled"] else ""))
-            tip = self.last_chit_words(last)
+            tips.append(self.last_chit_words(last))
+        else:
+            rows.append(pools)
         self.label.setText("<br>".join(rows))
-        self.label.setToolTip(tip)
+        self.label.setToolTip("\n".join(tips))
 
     def last_chit_words(self, last: dict) -> str:
         """The last chit played, as the game words that play."""
@@ -285,7 +297,8 @@ class BattlesWindow(SeatedWindow):
     game_id = "battles"
     layout_key = "window-battles"
     #: 2: the dice behind the log, so that the decision list, Hint and Do it fit a laptop.
-    LAYOUT_REVISION = 2
+    #: 3: the Turn panel wider than the log, so that its words fit beside its buttons.
+    LAYOUT_REVISION = 3
 
     def __init__(self, document=None, settings=None):
         self.scene = None          # keep a reference: a collected scene leaves a blank view
@@ -339,7 +352,9 @@ class BattlesWindow(SeatedWindow):
         so they are given again then (unless a saved layout was restored) and after Reset
         Layout."""
         self.resizeDocks([self.decision_dock], [400], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.table_dock, self.log_dock], [480, 400], Qt.Orientation.Horizontal)
+        # The Turn panel's six rows beside its step buttons want some 560 px not to wrap
+        # (wrapped, they scrolled on a laptop screen); the log's rows elide.
+        self.resizeDocks([self.table_dock, self.log_dock], [560, 320], Qt.Orientation.Horizontal)
         self.resizeDocks([self.decision_dock, self.hand_dock], [420, 260],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
