@@ -286,6 +286,25 @@ class BattlesScene(QGraphicsScene):
     def map_rect(self) -> QRectF:
         return self.sceneRect()
 
+    def spot_rect(self, name: str) -> QRectF | None:
+        """Where the named spot of the table is drawn now (scene units), for a guided game's
+        steps: ``region:N`` (a region, 1-6), ``fleet:B-AF1`` (a counter on the table or, in a
+        fight, on the battle map), ``display:blue`` or ``display:red``, ``track:ci`` (the
+        Chaos Index track) and ``battle:map`` (the battle map while it is open). None if it is
+        not on the table now."""
+        kind, _, what = name.partition(":")
+        if kind == "region" and what.isdigit():
+            return self.region_rects.get(int(what))
+        if kind == "fleet" and what in self.counters and self.counters[what].scene() is self:
+            return self.counters[what].sceneBoundingRect()
+        if kind == "display":
+            return DISPLAYS.get(what)
+        if kind == "track" and what == "ci":
+            return QRectF(TRACK)
+        if kind == "battle" and what == "map":
+            return QRectF(self.battle_rect) if self.battle_rect is not None else None
+        return None
+
     # ------------------------------------------------------------------ gestures
     def drop(self, fleet_id: str, pos: QPointF) -> None:
         if self.battle_rect is not None and self.battle_rect.contains(pos):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem,
                                QPushButton, QVBoxLayout, QWidget)
@@ -518,6 +518,24 @@ class BattlesWindow(SeatedWindow):
         self._fight_over = None
         if self.scene is not None:
             self.scene.show_board(self.document.board)
+
+    # ================================================================== a guide's targets
+    def guide_target_rect(self, name: str) -> QRect | None:
+        """Where a guided game's step points on the table (ui/learn/runner.py), in window
+        coordinates, scrolled into view: ``region:5``, ``fleet:B-WS1``, ``display:blue``,
+        ``track:ci`` or ``battle:map`` (BattlesScene.spot_rect). None if it is not on the
+        table now, or the hand-over screen hides the table."""
+        if self.scene is None or self.overlay.isVisible():
+            return None
+        area = self.scene.spot_rect(name)
+        if area is None:
+            return None
+        self.view.follow(area)
+        port = self.view.viewport()
+        shown = self.view.mapFromScene(area).boundingRect().intersected(port.rect())
+        if shown.isEmpty():
+            return None
+        return QRect(port.mapTo(self, shown.topLeft()), shown.size())
 
     # ================================================================== the program player
     def program_level(self, role: str) -> str | None:
