@@ -292,3 +292,24 @@ def test_the_battles_window_finds_each_named_spot_of_its_table(make_window, qtbo
     assert window.guide_target_rect("region:5") != window.guide_target_rect("region:6")
     for name in ("fleet:B-WS1", "region:7", "battle:map", "hex:0304", "region:x"):
         assert window.guide_target_rect(name) is None, name
+
+
+def test_every_rule_the_battles_guide_cites_is_a_rule_of_the_game():
+    """A step's rule IDs link to the rules reference and the house-rules page: each must be a
+    rule of Battles (assets/rules/battles-rules.yaml), every step names at least one, and the
+    guide's game, scenario and options are the window's own."""
+    import yaml
+
+    from struggle_desktop.engine.paths import assets_dir
+    from struggle_desktop.games import get_game
+    from struggle_desktop.ui.learn.loader import available_guides
+
+    guide = next(g for g in available_guides() if g.id == "battles-first-game")
+    rules = yaml.safe_load((assets_dir() / "rules" / "battles-rules.yaml").read_text())
+    known = {r["id"] for r in rules["rules"]}
+    for step in guide.steps:
+        assert step.rules, step.id
+        assert set(step.rules) <= known, (step.id, set(step.rules) - known)
+    game = get_game(guide.game)
+    game.setup(guide.scenario, guide.seed, dict(guide.options))       # no BadOption
+    assert guide.options == {"blue_player": "human", "red_player": "bot"}
