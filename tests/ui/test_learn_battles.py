@@ -156,7 +156,15 @@ def logged(window, text):
     return any(text in e["text"] for e in entries)
 
 
+def red_built(w):
+    fleets = board(w)["fleets"]
+    kinds = sorted(fleets[f]["type"] for f in board(w)["players"]["red"]["display"])
+    return kinds == sorted(["WS"] + ["AF"] * 3 + ["SF"] * 4 + ["CG"] * 3) \
+        and board(w)["players"]["red"]["rp"] == 1
+
+
 STORY = {
+    "red-builds": red_built,
     "hand": lambda w: [c["chit"] for c in board(w)["hand"]] == [
         "Build-1", "Tactical-1", "Tactical-2", "Illumination-1", "Repression-1"],
     "deploy-ws": lambda w: board(w)["players"]["blue"]["rp"] == 10,
