@@ -108,3 +108,108 @@ def test_the_battles_turn_panel_shows_its_words_whole_without_scrolling(tmp_path
     found = on_screen(BATTLES_TURN, tmp_path, monkeypatch, screen)
     assert len(found["moments"]) > 10, found["moments"]     # a game's many questions
     assert found["problems"] == [], "\n".join(found["problems"][:8])
+
+
+# ------------------------------------------------------------------ the Noble Houses map
+#: The standard game (you, house A, against a program house), played by the hints to house
+#: A's first purchase, when the map is first drawn; the text on the map as drawn at the first
+#: view, with and without the timeline bar; then Fit to Window.
+NOBLES_FIRST_VIEW = r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.nobles.scene import MoreMark, ShipToken
+from struggle_desktop.ui.nobles.window import NoblesWindow
+
+app = make_application()
+def settle():
+    for _ in range(30):
+        app.processEvents()
+
+settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+window = NoblesWindow(settings=settings)
+window.show()
+window.new_game("nobles", "standard", 5, {})
+doc = window.document
+for _ in range(400):
+    prompt = doc.board["prompt"]
+    if prompt and prompt["kind"] == "recruit" and doc.waiting_role == doc.seat:
+        break
+    if window._program_to_move():
+        window.program_step()
+    else:
+        window.perform(doc.hint())
+    settle()
+view = window.view
+
+def words():
+    # (text, px on screen, scene rectangle) of every word drawn in the visible part of the map.
+    settle()
+    seen = view.mapToScene(view.viewport().rect()).boundingRect()
+    scale = view.transform().m22()
+    out = []
+    for item in window.scene.items():
+        if not item.isVisible() or not item.sceneBoundingRect().intersects(seen):
+            continue
+        if isinstance(item, QGraphicsSimpleTextItem) and item.text().strip():
+            fonts = [(item.text(), item.font())]
+        elif isinstance(item, (ShipToken, MoreMark)):
+            fonts = list(item.texts())
+        else:
+            continue
+        rect = item.sceneBoundingRect()
+        for text, font in fonts:
+            px = QFontInfo(font).pixelSize() * scale * item.sceneTransform().m22()
+            out.append([text, round(px, 2), list(rect.getRect())])
+    return out
+
+def home():
+    # The seated house's homeworld hex: is it whole in the view?
+    key = next(e["key"] for e in doc.board["map"]["hexes"] if e.get("home_of") == doc.seat)
+    hex_rect = window.scene.hex_items[key].sceneBoundingRect()
+    return view.mapToScene(view.viewport().rect()).boundingRect().contains(hex_rect)
+
+report = {"plain": words(), "plain_home": home()}
+window.timeline_bar.show()
+report["bar"] = words()
+report["bar_home"] = home()
+view.fit()
+settle()
+shown = view.mapToScene(view.viewport().rect()).boundingRect().adjusted(-1, -1, 1, 1)
+report["fit_whole"] = shown.contains(window.scene.map_rect())
+window.program.paused = True
+window.document.dirty = False
+window.close()
+print(json.dumps(report))
+"""
+
+#: The words' height on screen the first view gives at least (the issue's floor is 9 px: a
+#: comfortable margin over it).
+FIRST_VIEW_PX = 10.0
+
+
+@pytest.fixture(scope="module")
+def nobles_laptop(tmp_path_factory):
+    return run_on_screen(NOBLES_FIRST_VIEW, tmp_path_factory.mktemp("nobles"), 1366, 768)
+
+
+@pytest.mark.parametrize("moment", ["plain", "bar"])
+def test_the_noble_houses_first_view_draws_its_words_at_least_10_px(nobles_laptop, moment):
+    """On a 1366x768 screen, without and with the timeline bar (which takes 39 px of the
+    map's height): every word in view, the font's pixel size times the view's scale."""
+    drawn = nobles_laptop[moment]
+    assert len(drawn) > 60, "the map's words were measured"
+    small = sorted({(text, px) for text, px, _ in drawn if px < FIRST_VIEW_PX},
+                   key=lambda t: t[1])
+    assert small == [], f"{len(small)} words under {FIRST_VIEW_PX} px: {small[:10]}"
+
+
+def test_the_noble_houses_first_view_shows_the_home_and_fit_shows_all(nobles_laptop):
+    """The first view may show less than the whole map, but always the player's homeworld;
+    Fit to Window (Ctrl+0) still shows every hex."""
+    assert nobles_laptop["plain_home"] and nobles_laptop["bar_home"]
+    assert nobles_laptop["fit_whole"]
+

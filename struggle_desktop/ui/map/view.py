@@ -3,7 +3,8 @@ and a signal whenever the visible area changes (for the overview).
 
 The first view (``first_view``) is the whole map when the window is large enough to read it;
 on a small screen it zooms in, about the middle of the galaxy, just enough that the map's
-smallest text reaches ``LEGIBLE_SCALE`` (Whole Map, Ctrl+0, still shows everything). The view
+smallest text reaches ``LEGIBLE_SCALE`` (Whole Map, Ctrl+0, still shows everything); a scene
+may name its own legible scale and the point to show first (``first_view``). The view
 also follows what the scene asks to be seen (a Chaos step's callout, ``follow``), and can
 show a banner in its top-left corner (a mode that is on, ``set_banner``).
 
@@ -15,7 +16,7 @@ is cached, and that cache is redrawn at device resolution whenever the zoom chan
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel
 
@@ -142,19 +143,40 @@ class MapView(QGraphicsView):
 
     def first_view(self) -> None:
         """The view a game opens with: the whole map if its text can be read there, else the
-        middle of the galaxy at ``LEGIBLE_SCALE`` (kept while the window is resized, until
-        the player zooms or pans)."""
-        if self.scene() is None:
+        map at the scale where it can (``LEGIBLE_SCALE``, or the scene's own
+        ``legible_scale``) about the middle of the galaxy (or the point the scene names in
+        ``first_view_focus()``, the view kept inside the map); kept while the window is
+        resized, until the player zooms or pans."""
+        scene = self.scene()
+        if scene is None:
             return
+        legible = getattr(scene, "legible_scale", LEGIBLE_SCALE)
         fit = self._fit_scale()
-        if fit >= LEGIBLE_SCALE:
+        if fit >= legible:
             self.fit()
             return
         self.fit()
-        self.set_zoom(LEGIBLE_SCALE / fit)
-        self.centerOn(self._map_rect().center())
+        self.set_zoom(legible / fit)
+        self.centerOn(self._first_centre())
         self._first = True
         self.visible_area_changed.emit()
+
+    def _first_centre(self) -> QPointF:
+        """The middle of the map, or the scene's focus moved just enough that the view shows
+        no sky beyond the map's edges."""
+        rect = self._map_rect()
+        focus = getattr(self.scene(), "first_view_focus", lambda: None)()
+        if focus is None:
+            return rect.center()
+        scale = self.transform().m11() or 1.0
+        half_w = self.viewport().width() / scale / 2
+        half_h = self.viewport().height() / scale / 2
+
+        def within(value: float, low: float, high: float) -> float:
+            return (low + high) / 2 if low > high else min(max(value, low), high)
+
+        return QPointF(within(focus.x(), rect.left() + half_w, rect.right() - half_w),
+                       within(focus.y(), rect.top() + half_h, rect.bottom() - half_h))
 
     def follow(self, rect: QRectF) -> None:
         """Scroll so that ``rect`` (scene units) is on screen, if it is not; an area larger

@@ -63,10 +63,16 @@ FIGHT = QColor("#ff5a4f")
 WATCH = QColor("#ffd24a")        # what a program house just did (its jump, its fight)
 INK = QColor("#10131a")
 
-#: The height of every word on the board, in map units. The whole 10x10 map fitted to a
-#: laptop screen's window (1366x768) is drawn at about 0.66 screen pixels a unit, and text
-#: under 9 screen pixels is hard to read: hence 14, and every label is laid out for it.
+#: The height of every word on the board, in map units, and every label is laid out for it.
+#: The whole 10x10 map fitted to a laptop screen's window (1366x768) is drawn at about 0.66
+#: screen pixels a unit (0.62 with the timeline bar open): 9.2 pixels, a bare margin over
+#: the 9 under which text is hard to read. Larger words would not fit a hex's width there
+#: (a hex is 65 to 70 screen pixels wide), so the first view zooms in instead.
 TEXT_PX = 14
+#: The words' height on screen at the first view: where the whole map would draw them
+#: smaller, the first view shows the map at this size about the player's homeworld, and Fit
+#: to Window (Ctrl+0) shows it whole.
+FIRST_VIEW_PX = 10.5
 MARGIN = 8.0           # round the map, right and bottom
 LEFT = 24.0            # the left margin: the row numbers
 HEADER = 48.0          # the strip above the map: turn, step, and the houses' legend
@@ -322,6 +328,20 @@ class NoblesScene(QGraphicsScene):
     # ------------------------------------------------------------------ geometry
     def map_rect(self) -> QRectF:
         return self.sceneRect()
+
+    @property
+    def legible_scale(self) -> float:
+        """The scale of the first view where the whole map would be smaller (ui/map/view.py);
+        before the map is drawn the set-up's few words are shown whole."""
+        return FIRST_VIEW_PX / TEXT_PX if self.grid is not None else 0.0
+
+    def first_view_focus(self) -> QPointF | None:
+        """Where the first view looks: the seated house's homeworld (else the middle)."""
+        board = self.board or {}
+        hexes = (board.get("map") or {}).get("hexes") or []
+        home = next((e["hex"] for e in hexes if e.get("home_of")
+                     and e["home_of"] == board.get("seat")), None)
+        return self.centre(home) if home is not None and self.grid is not None else None
 
     def centre(self, h) -> QPointF:
         x, y = self.grid.center(h, self.hex_size)

@@ -272,10 +272,10 @@ class NoblesWindow(SeatedWindow):
         self.scene.ship_clicked.connect(self.ship_clicked)
         self.scene.hex_clicked.connect(self.hex_clicked)
         self.centre.setCurrentWidget(self.map_page)
-        QTimer.singleShot(0, self.view.fit)
+        QTimer.singleShot(0, self.view.first_view)
 
     def rebuild_centre_for_seat(self) -> None:
-        """A new seat gets a map scene of its own, fitted to the window, with nothing
+        """A new seat gets a map scene of its own, at its first view, with nothing
         selected and no cargo planned: nothing the house before looked at or ticked stays."""
         self.selected_ship = self.selected_hex = None
         self.loads.clear()
@@ -336,7 +336,7 @@ class NoblesWindow(SeatedWindow):
         rect = self.scene.sceneRect()
         if rect != self._scene_rect:
             self._scene_rect = rect
-            QTimer.singleShot(0, self.view.fit)
+            QTimer.singleShot(0, self.view.first_view)
         if self.selected_ship and self.draggable(self.selected_ship):
             self.scene.show_targets(self.selected_ship)
         self.cargo_dock.show_ship(self.selected_ship)
