@@ -213,3 +213,45 @@ def test_the_noble_houses_first_view_shows_the_home_and_fit_shows_all(nobles_lap
     assert nobles_laptop["plain_home"] and nobles_laptop["bar_home"]
     assert nobles_laptop["fit_whole"]
 
+
+
+# ------------------------------------------------------------------ Freedom's chit mug
+#: Freedom b1 opens on the chit mug: its tables' column titles, each whole or not.
+FREEDOM_MUG = r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QTableWidget
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.screens import window_class
+
+app = make_application()
+settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+window = window_class("freedom")(settings=settings)
+window.show()
+window.new_game("freedom", "b1", 5, {})
+for _ in range(30):
+    app.processEvents()
+cut = []
+for name in ("chits-groups", "chits-drawn"):
+    table = window.findChild(QTableWidget, name)
+    header = table.horizontalHeader()
+    metrics = header.fontMetrics()
+    for c in range(table.columnCount()):
+        title = table.horizontalHeaderItem(c).text()
+        if header.sectionSize(c) < metrics.horizontalAdvance(title) + 8:
+            cut.append(f"{name}: {title!r} in {header.sectionSize(c)} px")
+    if table.horizontalScrollBar().maximum() > 0:
+        cut.append(f"{name} scrolls sideways")
+window.document.dirty = False
+window.close()
+print(json.dumps({"cut": cut}))
+"""
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, SCALED_DESKTOP], ids=["1366x768", "1920x1080@150%"])
+def test_freedom_chit_mug_tables_show_every_column_title_whole(tmp_path, monkeypatch, screen):
+    """The Mission groups table gave its room to the long "Bonus draws" column and squeezed
+    Members and Letters to "ember" and "etter" (at 150 % it scrolled sideways)."""
+    found = on_screen(FREEDOM_MUG, tmp_path, monkeypatch, screen)
+    assert found["cut"] == []

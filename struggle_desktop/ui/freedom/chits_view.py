@@ -382,7 +382,10 @@ class ChitMugView(QWidget):
         # the report, so that the buttons stay in one place whatever the tables hold.
         self.groups = table(["Group", "Mission", "Members", "Status", "Letters",
                              "Bonus draws"], "chits-groups")
-        stretch_columns(self.groups, (2, 4))
+        # The long words (mission, members, bonus draws) share the width and wrap; the short
+        # columns fit their contents (Bonus draws fitted its own and squeezed Members and
+        # Letters to "ember" and "etter").
+        stretch_columns(self.groups, (1, 2, 5))
         self.cells = table(["Rebel Cell", "Mission", "Result"], "chits-cells")
         self.drawn = table(["#", "Draw", "Chit", "Letters", "Headline", "Event"], "chits-drawn")
         stretch_columns(self.drawn, (4, 5))
