@@ -1,24 +1,34 @@
 """The harness of the steady-table checks (``test_table_steady``): a played game per window,
 walked through the window as a player answers, checked at every step.
 
-It runs in a child process whose offscreen screen is the laptop's 1366x768 (the screen size is
-fixed when the application starts: ``conftest.offscreen_platform``); ``main`` plays every walk
-and prints one JSON object: per walk, the kinds of question met and the problems of each check:
+It runs in a child process whose offscreen screen is the one the test gives (the screen size
+is fixed when the application starts: ``conftest.offscreen_platform``); ``main`` plays every
+walk and prints one JSON object: per walk, the kinds of question met, the program's seats,
+and the problems of each check:
 
 * ``still``: before each answer every enabled control in view (buttons, spin and combo boxes,
   rows of lists) is noted with its place on screen and its meaning; after the answer, a control
   whose middle now holds another enabled control of another meaning has moved under the hand,
   unless its panel was replaced with a visible change of title (another title, another panel
   brought forward); a list row still offered must be where it was;
-* ``width``: a layout saved with the panels squeezed comes back no narrower than their minimum;
+* ``width``: no docked panel is narrower than its content needs (the content's minimum size
+  hint; a panel need not pass ``PANEL_SHARE`` of the window, beyond which it scrolls), after
+  every answer, and when a layout saved with the panels squeezed is opened again on the same
+  game (the content sideways cut: what the Freedom panels did before they held their widths);
 * ``reach``: the answer lists and the push buttons of every panel on show are whole in view
   (not clipped by the window, a scroll area, a splitter or a dock) at every step, and for the
   Struggle window with the timeline bar, the Forecast or the History open too;
-* ``why``: a refused key (the shortcut of any greyed menu command: Undo after a roll or with
-  nothing to take back, Redo with nothing to do again...) puts a reason on screen, in the
-  status bar or as the greyed entry's tooltip;
+* ``why``: every tenth answer, each refused gesture puts a reason on screen (in the status bar,
+  or as the greyed entry's or button's tooltip) and plays nothing: the key of every greyed menu
+  command (Undo after a roll...), a refused drop on the board and a click on each greyed button
+  (``steady_refusals``);
 * ``text``: the board's words at the first view are at least 9 px tall, and the board zooms
   with Ctrl+wheel and with Ctrl++ / Ctrl+-.
+
+Every answer of the seated player is ``answer`` (the program's bot policy drawn from a seed of
+the number of actions), and the program's seats play as in the window: ``reference_kinds``
+plays the same game headless with the same choices, so the test knows every kind of question
+the walk must meet.
 """
 
 from __future__ import annotations
@@ -26,6 +36,8 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+
+from tests.ui import steady_refusals
 
 #: The walks: name, game, scenario, seed, options, most answers.
 WALKS = [
@@ -39,21 +51,66 @@ WALKS = [
     ("freedom-c1", "freedom", "c1", 1, {}, 80),
 ]
 
+CHECKS = ["still", "width", "reach", "why", "why-pickup", "text"]
 MIN_TEXT_PX = 9.0
 MAX_PROBLEMS = 8          # per walk and check: enough to name the defect
+#: A panel widens for its content up to this share of its window; beyond, it scrolls
+#: (ui/docks/base.py: the board keeps its room).
+PANEL_SHARE = 0.35
+#: Every this many answers the refused gestures are tried (each costs a redraw or two).
+WHY_EVERY = 10
 
 
 def main() -> None:
+    """``python -m tests.ui.steadiness [--short] [walk...]``: the walks named (default all),
+    with a third of their answers under ``--short``; one JSON line on stdout."""
     from struggle_desktop.ui.app import make_application
 
     app = make_application()
+    args = sys.argv[1:]
+    share = 3 if "--short" in args else 1
+    only = [a for a in args if not a.startswith("--")]
     results = {}
-    only = sys.argv[1:] if len(sys.argv) > 1 else None
-    for walk in WALKS:
-        if only and walk[0] not in only:
-            continue
-        results[walk[0]] = Walk(app, *walk).run()
+    for name, *rest, most in WALKS:
+        if not only or name in only:
+            results[name] = Walk(app, name, *rest, most // share).run()
     print(json.dumps(results))
+
+
+# ------------------------------------------------------------------ the answers
+def answer(session, role: str) -> dict:
+    """The walk's answer for the seated ``role``: the bot's choice, drawn from a seed of the
+    number of actions so far (so a headless game makes the same choices)."""
+    from struggle_desktop.engine.rng import Rng
+
+    return session.choose(role, "bot", Rng.from_seed(len(session.actions), 3))
+
+
+def program_answer(session, role: str, level: str) -> dict:
+    """The program player's choice, as the window's (``GameDocument.program_action`` where one
+    person plays against the program)."""
+    from struggle_desktop.engine.rng import Rng
+
+    return session.choose(role, level, Rng.from_seed(len(session.actions), 7))
+
+
+def reference_kinds(game_id, scenario, seed, options, most, programs: dict) -> list[str]:
+    """The kinds of question a headless game of the walk asks the seated player(s) in its
+    first ``most`` answers, the roles of ``programs`` (role -> level) played by the program."""
+    from struggle_desktop.engine.session import Session
+    from struggle_desktop.games import get_game
+
+    game = get_game(game_id)
+    session = Session.new(game, scenario, seed, dict(options))
+    kinds: list[str] = []
+    while session.state["pending"] and game.outcome(session.state) is None and len(kinds) < most:
+        role = session.state["pending"]["role"]
+        if role in programs:
+            session.perform(role, program_answer(session, role, programs[role]))
+            continue
+        kinds.append(session.state["pending"]["kind"])
+        session.perform(role, answer(session, role))
+    return sorted(set(kinds))
 
 
 # ------------------------------------------------------------------ controls and their meaning
@@ -221,7 +278,9 @@ def small_text(view) -> list[str]:
             continue
         font = item.font()
         pixels = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF() * 96 / 72
-        scale = item.deviceTransform(view.viewportTransform()).m22()
+        # On screen: the view's scale, times the screen's scale factor (a 150 % desktop draws
+        # a logical pixel with 1.5 of the screen's).
+        scale = item.deviceTransform(view.viewportTransform()).m22() * view.devicePixelRatioF()
         if pixels * abs(scale) < MIN_TEXT_PX:
             small.append(f"{text.strip()[:20]!r} {pixels * abs(scale):.1f} px")
     return small
@@ -257,6 +316,48 @@ def zooms(app, window, view) -> list[str]:
     return problems
 
 
+# ------------------------------------------------------------------ panel widths
+def squeezed_panels(window) -> list[str]:
+    """The docked panels on show narrower than their content needs: the width the content's
+    minimum size hint asks (up to ``PANEL_SHARE`` of the window) against the width its
+    scroll area shows (the rest would be cut, or scrolled sideways)."""
+    from PySide6.QtWidgets import QScrollArea
+
+    cap = int(PANEL_SHARE * window.width())
+    found = []
+    for dock in window.docks:
+        holder = dock.widget()
+        if not dock.isVisible() or dock.isFloating() or holder is None or \
+                dock.visibleRegion().isEmpty():
+            continue
+        content, room = holder, holder.width()
+        if isinstance(holder, QScrollArea) and holder.widget() is not None:
+            content, room = holder.widget(), holder.viewport().width()
+        need = min(content.minimumSizeHint().width(), cap)
+        if room < need:
+            found.append(f"{dock.objectName()} shows {room} px of the {need} px its "
+                         "content needs")
+    return found
+
+
+def panel_widths(window) -> dict[str, int]:
+    """The width of every docked panel on show, and of the window."""
+    return {"window": window.width(),
+            **{dock.objectName(): dock.width() for dock in window.docks
+               if dock.isVisible() and not dock.isFloating()
+               and not dock.visibleRegion().isEmpty()}}
+
+
+def narrowed(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    """The panels on show before and after an answer that came back narrower (in a window of
+    the same width): a panel holds the widest it has needed, so nothing in it moves."""
+    if before["window"] != after["window"]:
+        return []
+    return [f"{name} narrowed from {before[name]} to {after[name]} px"
+            for name in before if name != "window" and after.get(name, 10 ** 6)
+            < before[name] - 1]
+
+
 # ------------------------------------------------------------------ a walk
 class Walk:
     def __init__(self, app, name, game_id, scenario, seed, options, most):
@@ -276,7 +377,12 @@ class Walk:
         program = getattr(self.window, "program", None)
         if program is not None:
             program.step_ms = 10 ** 8   # the walk steps the program itself, in a fixed order
-        self.problems = {"still": [], "width": [], "reach": [], "why": [], "text": []}
+        # The seats the program plays, and at which level (the headless reference plays
+        # them the same way).
+        self.programs = {role: program.level_of(role) for role in self.window.document.game.roles
+                         if program is not None and program.level_of(role)}
+        self.problems = {check: [] for check in CHECKS}
+        self.tried: dict[str, int] = {}       # refused gestures made, per check
         self.kinds: list[str] = []
 
     def settle(self):
@@ -288,12 +394,10 @@ class Walk:
             self.problems[check].append(text)
 
     def run(self) -> dict:
-        from struggle_desktop.engine.rng import Rng
-
         win, doc = self.window, self.window.document
         self.settle()
         self.first_view()
-        for n in range(self.most * 3):
+        for _ in range(self.most * 3):
             self.settle()
             overlay = getattr(win, "overlay", None)
             if overlay is not None and overlay.isVisible():
@@ -302,18 +406,18 @@ class Walk:
             role = doc.waiting_role
             if role is None or len(self.kinds) >= self.most:
                 break
-            program = getattr(win, "program", None)
-            if program is not None and role != doc.seat and program.to_move():
-                program.step()
+            if role in self.programs and win.program.to_move():
+                win.program.step()
                 continue
             kind = doc.state["pending"].get("kind", "?")
-            self.kinds.append(kind)
-            step = f"answer {len(self.kinds)} ({kind})"
+            step = f"answer {len(self.kinds) + 1} ({kind})"
             self.in_reach(step)
-            if len(self.kinds) % 10 == 1:
-                self.says_why(step)
-            before = controls(win)
-            action = doc.game.choose_action(doc.state, role, "bot", Rng.from_seed(n, 3))
+            sample = len(self.kinds) % WHY_EVERY == 0 or kind not in self.kinds
+            if sample and self.says_why(step):
+                continue               # a refused gesture was played (noted): look again
+            self.kinds.append(kind)
+            before, widths = controls(win), panel_widths(win)
+            action = answer(doc.session, role)
             if action.get("verb") == "attack" and self.name == "struggle":
                 doc.perform(action)      # the odds dialog waits for a click otherwise
             elif not win.perform(action):
@@ -321,11 +425,14 @@ class Walk:
             self.settle()
             for problem in moved_under_hand(win, before, controls(win)):
                 self.note("still", f"after {step}: {problem}")
+            for problem in squeezed_panels(win) + narrowed(widths, panel_widths(win)):
+                self.note("width", f"after {step}: {problem}")
         self.saved_widths()
         doc.dirty = False
         win.close()
         return {"started": bool(self.started), "kinds": sorted(set(self.kinds)),
-                "answers": len(self.kinds), **self.problems}
+                "answers": len(self.kinds), "programs": self.programs, "tried": self.tried,
+                **self.problems}
 
     def first_view(self) -> None:
         view = board_view(self.window)
@@ -365,31 +472,51 @@ class Walk:
                 extra.hide()
                 self.settle()
 
-    def says_why(self, step: str) -> None:
-        """Every greyed menu command with a key, pressed: a reason must show."""
+    def says_why(self, step: str) -> bool:
+        """Each refused gesture: the key of every greyed menu command, a refused drop on the
+        board and a click on each greyed button (``steady_refusals``) must put a reason on
+        screen and play nothing. True if one was played."""
+        from PySide6.QtGui import QAction
         from PySide6.QtTest import QTest
 
+        win = self.window
+        for action in [a for a in win.findChildren(QAction)
+                       if not a.isEnabled() and not a.shortcut().isEmpty() and a.text()]:
+            words = f"greyed {plain(action.text())!r} ({action.shortcut().toString()})"
+            self.refused(step, words, lambda a=action: QTest.keySequence(win, a.shortcut()),
+                         action, "why")
+        for check, words, gesture, greyed in steady_refusals.samples(win):
+            self.refused(step, words, gesture, greyed, check)
+        return any("was played" in problem
+                   for problem in self.problems["why"] + self.problems["why-pickup"])
+
+    def refused(self, step: str, words: str, gesture, greyed, check: str) -> None:
+        """Make ``gesture``: nothing may be played, and the status bar (or the tooltip of
+        ``greyed``, the entry or button refused) must say why."""
         from PySide6.QtGui import QAction
 
-        win = self.window
-        greyed = [a for a in win.findChildren(QAction)
-                  if not a.isEnabled() and not a.shortcut().isEmpty() and a.text()]
-        for action in greyed:
-            win.show_message("")
-            win.activateWindow()
-            QTest.keySequence(win, action.shortcut())
-            self.settle()
-            said = win.status_text.text()
-            tip = action.toolTip()
-            plain = action.text().replace("&", "").replace("…", "").replace("...", "")
-            tip_says = bool(tip) and tip.replace("…", "").replace("...", "") != plain
-            if not said and not tip_says:
-                self.note("why", f"at {step}: greyed {plain!r} "
-                          f"({action.shortcut().toString()}) refused, nothing said")
+        win, doc = self.window, self.window.document
+        played = len(doc.session.actions)
+        win.show_message("")
+        win.activateWindow()
+        gesture()
+        self.settle()
+        if len(doc.session.actions) != played:
+            self.note(check, f"at {step}: {words} was played, not refused")
+            return
+        tip = greyed.toolTip() if greyed is not None else ""
+        tip_says = bool(tip) and plain(tip) != plain(greyed.text())
+        if not win.status_text.text() and not tip_says:
+            self.note(check, f"at {step}: {words} refused, nothing said")
+        what = f"{check}: " + ("drop" if greyed is None else
+                               "key" if isinstance(greyed, QAction) else "button")
+        self.tried[what] = self.tried.get(what, 0) + 1
+        if hasattr(win, "show_final"):
+            win.show_final()         # the board as the rules keep it, after a drag
 
     def saved_widths(self) -> None:
-        """Squeeze the panels, save, open the window again: no panel narrower than its
-        minimum."""
+        """Squeeze the panels, save the layout and the game, open both in a new window: no
+        panel comes back narrower than its content needs."""
         from PySide6.QtCore import Qt
 
         win = self.window
@@ -398,15 +525,24 @@ class Walk:
         self.settle()
         win.save_layout()
         self.settings.sync()
+        path = win.document.save(tempfile.mkstemp(suffix=win.document.game.id)[1] + ".json")
         again = type(win)(settings=self.settings)
         again.show()
         self.settle()
-        for dock in again.docks:
-            if dock.isVisible() and not dock.isFloating() and \
-                    dock.width() < dock.minimumSizeHint().width():
-                self.note("width", f"{dock.objectName()} came back {dock.width()} px wide, "
-                          f"under its minimum {dock.minimumSizeHint().width()}")
-        again.close()
+        shown = again.open_file(path) or again
+        self.settle()
+        if getattr(shown, "overlay", None) is not None and shown.overlay.isVisible():
+            shown.take_seat()
+            self.settle()
+        for problem in squeezed_panels(shown):
+            self.note("width", f"opened again with the squeezed layout: {problem}")
+        shown.document.dirty = False
+        shown.close()
+
+
+def plain(text: str) -> str:
+    """A command's or tooltip's words without the accelerator mark and the ellipsis."""
+    return text.replace("&", "").replace("…", "").replace("...", "").strip()
 
 
 if __name__ == "__main__":
