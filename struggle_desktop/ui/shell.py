@@ -9,6 +9,9 @@
 * ``add_game_menus(bar)`` — its menus between Edit and Help; ``file_extras``/``edit_extras``
   add entries to the File and Edit menus.
 
+A screen may also give its panels their first sizes in ``arrange_panels()`` (the shell applies
+them once the window is shown, and after Reset Layout).
+
 The shell owns the document (ui/document.py, the one operation path), New/Open/Save/Save As,
 recent files, Undo/Redo, the saved dock layout, the house-rules page, the shortcut list, About,
 the question before an unsaved game is replaced, and the guard that keeps every box of a window
@@ -142,6 +145,12 @@ class GameWindow(QMainWindow):
 
     def build_docks(self) -> None:
         """Create the panels, add them to the window and list them in ``self.docks``."""
+
+    def arrange_panels(self) -> None:
+        """Give the panels their first sizes (``resizeDocks``). Qt heeds such sizes only once
+        the window is shown at its size, so the shell calls this when the window is first
+        shown (unless a saved layout was restored) and after Reset Layout, and then hides the
+        tab bars the arrangement left behind (``lay_out``)."""
 
     def build_game_actions(self) -> None:
         """Create the game's commands with ``self._action``."""
@@ -374,6 +383,7 @@ class GameWindow(QMainWindow):
         if (dock in (self.forecast_dock, self.history_dock) and not dock.isFloating()
                 and dock.height() < share * self.height()):
             self.resizeDocks([dock], [int(share * self.height())], Qt.Orientation.Vertical)
+        self.lay_out()       # a panel shown among tabs replaces the group's tab bar
 
     # ================================================================== the timeline
     def _build_timeline(self) -> None:
@@ -552,11 +562,14 @@ class GameWindow(QMainWindow):
         state = self.settings.value(f"{self.layout_key}/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None and not (isinstance(state, QByteArray)
-                                      and self.restoreState(state, self._layout_version)):
+        #: A saved layout came back (the screen's first arrangement is then not made).
+        self._layout_restored = bool(state is not None and isinstance(state, QByteArray)
+                                     and self.restoreState(state, self._layout_version))
+        if state is not None and not self._layout_restored:
             # Another version (other panels) or not a layout at all: the default stays, and
             # the stale value goes so it is not tried again.
             self.settings.remove(f"{self.layout_key}/state")
+        self._shown_before = False
         self.keep_on_screen()
         for dock in self.docks:
             if not dock.isHidden():
@@ -592,30 +605,59 @@ class GameWindow(QMainWindow):
         for dock in self.docks:
             dock.show()
         self.keep_on_screen()
-        QTimer.singleShot(0, self.hide_stale_tab_bars)
+        QTimer.singleShot(0, self, lambda: self.lay_out(arrange=True))
 
-    # ---- tab bars left behind -------------------------------------------------------------
+    # ---- the arrangement, and the tab bars it leaves behind ----------------------------------
     def showEvent(self, event) -> None:   # noqa: N802 - Qt's name
         super().showEvent(event)
-        QTimer.singleShot(0, self.hide_stale_tab_bars)      # once the panels are laid out
+        # Once the panels are laid out at the window's size: the screen's first arrangement
+        # (not over a saved layout the player made), then the sweep of stale tab bars.
+        first = not self._shown_before
+        self._shown_before = True
+        arrange = first and not self._layout_restored
+        QTimer.singleShot(0, self, lambda: self.lay_out(arrange=arrange))
+
+    def lay_out(self, arrange: bool = False) -> None:
+        """The screen's arrangement of its panels (``arrange_panels``) if ``arrange``, then
+        the panels laid out at once and the tab bars left behind hidden: in this order, so
+        that a bar the arrangement itself replaced does not stay."""
+        if arrange:
+            self.arrange_panels()
+        self.layout().activate()
+        self.hide_stale_tab_bars()
 
     def hide_stale_tab_bars(self) -> list[QTabBar]:
-        """Hide the tab bars the window's layout made and then left where they were: Qt
-        (6.11) makes a second tab bar when panels are tabbed, or a layout is restored, and
-        leaves the first on screen, over other panels, with tabs that do nothing. A tab bar
-        in use lies right under the panel group it serves (as wide); any other is stale.
-        Returns the bars hidden."""
-        docked = [dock.geometry() for dock in self.findChildren(QDockWidget)
-                  if dock.isVisible() and not dock.isFloating()]
-        stale = []
-        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
-            place = bar.geometry()
-            serves = any(abs(place.top() - (rect.bottom() + 1)) <= 6
-                         and place.left() == rect.left() and place.width() == rect.width()
-                         for rect in docked)
-            if bar.isVisible() and not serves:
-                bar.hide()
-                stale.append(bar)
+        """Hide the tab bars the window's layout replaced: when panels are tabbed, shown,
+        hidden or a layout is restored, Qt (6.11) makes a new tab bar for each group of
+        tabbed panels and deletes the old one only later (``deleteLater``), leaving it on
+        screen until then, often right under the new one, its tabs doing nothing. The bar in
+        use for a group lies right under the group's panel on top (as wide) and is the last
+        made there (the topmost), its tabs those of the group's panels; every other bar is
+        stale. Returns the bars hidden."""
+        bars = [bar for bar in self.findChildren(
+                    QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                if bar.isVisible()]          # in the order made: the last is the topmost
+        in_use = set()
+        for dock in self.findChildren(QDockWidget):
+            if (not dock.isVisible() or dock.isFloating()
+                    or dock.visibleRegion().isEmpty()):
+                continue                     # closed, floating, or behind a tab
+            group = [dock] + [d for d in self.tabifiedDockWidgets(dock) if not d.isHidden()]
+            if len(group) < 2:
+                continue                     # no tabs: no bar serves it
+            rect = dock.geometry()
+            under = [bar for bar in bars
+                     if abs(bar.geometry().top() - (rect.bottom() + 1)) <= 6
+                     and bar.geometry().left() == rect.left()
+                     and bar.geometry().width() == rect.width()]
+            titles = sorted(d.windowTitle() for d in group)
+            same = [bar for bar in under
+                    if sorted(bar.tabText(k) for k in range(bar.count())) == titles]
+            if same or under:
+                in_use.add(id((same or under)[-1]))
+        stale = [bar for bar in bars if id(bar) not in in_use]
+        for bar in stale:
+            bar.hide()
         return stale
 
     def keep_on_screen(self) -> None:

@@ -464,3 +464,105 @@ def test_the_wheel_over_an_unfocused_box_scrolls_its_panel_in_every_window(
                 assert box_value(box) == value, \
                     f"the wheel changed {type(box).__name__} {box.objectName()!r} " \
                     f"in {panel.objectName()}"
+
+
+# ------------------------------------------------------------------------------ tab bars
+def tab_bar_problems(win, moment: str) -> list[str]:
+    """The window's tab bars on screen against its groups of tabbed panels: one bar for each
+    group, and each bar's tabs bring their panel forward (Qt 6.11 leaves the bar it replaced
+    on screen, its tabs doing nothing, when the panels are arranged again)."""
+    from PySide6.QtWidgets import QDockWidget, QTabBar
+
+    bars = [bar for bar in win.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if bar.isVisible() and win.rect().intersects(bar.geometry())]
+    groups = {frozenset([dock, *[d for d in win.tabifiedDockWidgets(dock) if not d.isHidden()]])
+              for dock in win.findChildren(QDockWidget)
+              if dock.isVisible() and not dock.isFloating()}
+    tabbed = [group for group in groups if len(group) > 1]
+    problems = []
+    if len(bars) != len(tabbed):
+        problems.append(f"{moment}: {len(bars)} tab bars on screen for {len(tabbed)} groups "
+                        "of tabbed panels")
+    for bar in bars:
+        was = bar.currentIndex()
+        for k in range(bar.count()):
+            bar.setCurrentIndex(k)
+            QApplication.processEvents()
+            title = bar.tabText(k)
+            dock = next((d for d in win.findChildren(QDockWidget) if d.windowTitle() == title),
+                        None)
+            if dock is None or dock.visibleRegion().isEmpty():
+                problems.append(f"{moment}: the tab {title!r} does not bring its panel forward")
+        bar.setCurrentIndex(was)
+    return problems
+
+
+def before_deletions() -> None:
+    """Let Qt lay the window out, but not yet delete what it handed to ``deleteLater``: the
+    moment a frame may be painted with the tab bars Qt has replaced still on screen."""
+    for _ in range(30):
+        QApplication.processEvents()
+
+
+@pytest.mark.parametrize("game_id, scenario", GAMES)
+def test_only_working_tab_bars_are_on_screen_after_any_arrangement(open_window, qtbot,
+                                                                   game_id, scenario):
+    """After Reset Layout (twice) and with a chart panel shown among the log's tabs, even
+    before Qt deletes the tab bars it replaced: one tab bar on screen per group of tabbed
+    panels, each of whose tabs brings its panel forward."""
+    win = open_window(game_id, scenario)
+    win.resize(*LAPTOP)
+    settle(qtbot)
+    problems = tab_bar_problems(win, "at the start")
+    for moment, change in (("after Reset Layout", win.reset_layout),
+                           ("after Reset Layout again", win.reset_layout),
+                           ("with the History shown", lambda: win.show_panel(win.history_dock))):
+        change()
+        before_deletions()
+        problems += tab_bar_problems(win, moment)
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_shell_hides_stale_tab_bars_after_a_screens_own_arrangement(qtbot, settings):
+    """A screen's arrangement of its panels (``arrange_panels``, which Reset Layout runs
+    after the default layout is put back) may itself leave a tab bar behind: the shell
+    hides stale bars after it, not before. Battles (whose Reset Layout arranged its panels
+    after the shell's sweep), with a stand-in for a bar Qt left, made by the arrangement
+    over the Decision panel, where no group of tabs is."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QTabBar
+
+    from struggle_desktop.ui.battles.window import BattlesWindow
+
+    left = []
+
+    class LeavingABar(BattlesWindow):
+        def arrange_panels(self):
+            super().arrange_panels()
+            if left != ["at the reset"]:
+                return
+            self.layout().activate()
+            old = QTabBar(self)
+            for title in ("Log", "Dice"):
+                old.addTab(title)
+            place = self.decision_dock.geometry()
+            old.setGeometry(QRect(place.left(), place.bottom() + 1, place.width(), 27))
+            old.show()
+            left.append(old)
+
+    win = LeavingABar(settings=settings)
+    win.resize(*LAPTOP)
+    win.show()
+    qtbot.waitExposed(win)
+    try:
+        settle(qtbot)
+        left.append("at the reset")
+        win.reset_layout()
+        before_deletions()
+        assert len(left) == 2, "the arrangement was not made"
+        assert not left[1].isVisible(), "the bar the arrangement left stays on screen"
+        assert tab_bar_problems(win, "after Reset Layout") == []
+    finally:
+        win.document.dirty = False
+        win.close()
+        win.deleteLater()

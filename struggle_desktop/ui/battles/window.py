@@ -308,7 +308,6 @@ class BattlesWindow(SeatedWindow):
         self._fight_game = None
         self._fight_seen: dict | None = None
         self._fight_over: dict | None = None
-        self._panels_arranged = False
         super().__init__(document, settings)
         self.on_document_changed()
 
@@ -349,8 +348,8 @@ class BattlesWindow(SeatedWindow):
 
     def arrange_panels(self) -> None:
         """The panels' first sizes. Qt heeds them only once the window is shown at its size,
-        so they are given again then (unless a saved layout was restored) and after Reset
-        Layout."""
+        so the shell gives them again then (unless a saved layout was restored) and after
+        Reset Layout, before it hides the tab bars left behind (GameWindow.lay_out)."""
         self.resizeDocks([self.decision_dock], [400], Qt.Orientation.Horizontal)
         # The Turn panel's six rows beside its step buttons want some 560 px not to wrap
         # (wrapped, they scrolled on a laptop screen); the log's rows elide.
@@ -358,17 +357,6 @@ class BattlesWindow(SeatedWindow):
         self.resizeDocks([self.decision_dock, self.hand_dock], [420, 260],
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.log_dock], [150], Qt.Orientation.Vertical)
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if not self._panels_arranged:
-            self._panels_arranged = True
-            if self.settings.value(f"{self.layout_key}/state") is None:
-                QTimer.singleShot(0, self.arrange_panels)
-
-    def reset_layout(self) -> None:
-        super().reset_layout()
-        QTimer.singleShot(0, self.arrange_panels)
 
     def build_game_actions(self) -> None:
         self.act_hint = self._action("&Hint", self.show_hint, "Ctrl+H",
