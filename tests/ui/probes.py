@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 def settle(rounds: int = 30) -> None:
     """Let Qt handle what is waiting (layouts, queued calls) ``rounds`` times over: a window
-    laid out anew needs a few rounds before its panels have their places."""
+    laid out anew needs a few rounds before its panels have their places. (What was handed
+    to ``deleteLater`` is not deleted yet, as in the moment before the event loop does.)"""
     for _ in range(rounds):
         QApplication.processEvents()
 

@@ -69,19 +69,10 @@ sys.path.insert(0, sys.argv[1])
 from PySide6.QtCore import QSettings
 from struggle_desktop.ui.app import make_application
 from struggle_desktop.ui.battles.window import BattlesWindow
+from tests.ui.probes import settle, whole
 
 app = make_application()
 report = {"problems": []}
-
-
-def settle():
-    for _ in range(20):
-        app.processEvents()
-
-
-def whole(widget):
-    """Shown whole: not clipped by a scroll area, a splitter or the window's edge."""
-    return widget.isVisible() and widget.visibleRegion().boundingRect() == widget.rect()
 
 
 def check_reach(win, moment):

@@ -17,6 +17,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.helpers import struggle_window
+from tests.ui.probes import settle
 
 LAPTOP_WINDOW = (1366, 740)      # the window on a 1366x768 screen (less the task bar)
 
@@ -24,11 +25,6 @@ LAPTOP_WINDOW = (1366, 740)      # the window on a 1366x768 screen (less the tas
 @pytest.fixture
 def window(qtbot):
     yield from struggle_window(qtbot, size=LAPTOP_WINDOW)
-
-
-def settle():
-    for _ in range(5):
-        QApplication.processEvents()
 
 
 def rows(dock):
@@ -41,7 +37,7 @@ def enabled(item) -> bool:
 
 def test_a_long_answer_wraps_and_its_tooltip_holds_all_of_it(window):
     assert window.new_game("struggle", "3", 7, {})
-    settle()
+    settle(5)
     dock = window.decision_dock
     line = QFontMetrics(dock.choices.font()).height()
     room = dock.choices.viewport().width()
@@ -66,7 +62,7 @@ def test_an_answer_from_elsewhere_leaves_no_greyed_rows(window):
                  if item.data(Qt.ItemDataRole.UserRole)["verb"] == "place")
     QTest.mouseMove(window.view.viewport(), QPoint(20, 20))      # the pointer on the map
     assert window.perform(place.data(Qt.ItemDataRole.UserRole))
-    settle()
+    settle(5)
     assert all(enabled(item) for item in rows(dock)), [
         item.text() for item in rows(dock) if not enabled(item)]
     labels = [e["label"] for e in window.document.board["prompt"]["actions"]]
@@ -87,11 +83,11 @@ def test_greyed_rows_go_when_the_pointer_leaves_the_list(window, qtbot):
     QTest.mouseMove(viewport, point)
     QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=point)
     QTest.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=point)
-    settle()
+    settle(5)
     assert any(not enabled(row) for row in rows(dock))       # held while the pointer is there
     QApplication.sendEvent(viewport, QEvent(QEvent.Type.Leave))
     QTest.mouseMove(window.view.viewport(), QPoint(20, 20))
-    settle()
+    settle(5)
     assert all(enabled(row) for row in rows(dock))
 
 
@@ -99,7 +95,7 @@ def test_do_it_and_hint_keep_their_place_as_the_answers_change(window):
     """Over the first questions of a game (set-up, then the turn's), each answer changing
     the list, its filter note, the question's text: Do it and Hint stay where they were."""
     assert window.new_game("struggle", "3", 7, {})
-    settle()
+    settle(5)
     dock = window.decision_dock
 
     def places():
@@ -116,12 +112,12 @@ def test_do_it_and_hint_keep_their_place_as_the_answers_change(window):
         if not prompt:
             break
         dock.filter.setText("no such answer anywhere")      # the note above the list
-        settle()
+        settle(5)
         assert places() == first, "the filter's note moved the buttons"
         dock.filter.clear()
         entries = sorted(prompt["actions"], key=lambda e: -len(e["label"]))
         assert window.perform(entries[0]["action"])
-        settle()
+        settle(5)
         if window.document.board.get("prompt"):
             moments += 1
             assert places() == first, f"moved after {entries[0]['label']!r}"

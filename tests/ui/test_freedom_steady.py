@@ -26,10 +26,11 @@ import re
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QAbstractButton, QApplication, QGroupBox, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QWidget
 
 from struggle_desktop.ui.freedom.window import PANEL_MIN_WIDTH, FreedomWindow
 from tests.ui.helpers import window_maker
+from tests.ui.probes import settle, wheel, whole
 
 #: The window's size on a 1366x768 screen once the frame and the desktop's bars are off.
 LAPTOP = (1284, 721)
@@ -42,12 +43,7 @@ def make_window(qtbot):
 
 def start(win, scenario: str, seed: int = 7) -> None:
     assert win.new_game("freedom", scenario, seed, {})
-    settle()
-
-
-def settle() -> None:
-    for _ in range(3):
-        QApplication.processEvents()
+    settle(3)
 
 
 def panel_title(widget: QWidget) -> str:
@@ -62,17 +58,11 @@ def panel_title(widget: QWidget) -> str:
     return ""
 
 
-def whole_in_view(widget: QWidget) -> bool:
-    """The widget's whole rectangle is on screen: not clipped by a scroll area, a splitter
-    or the window's edge."""
-    return widget.isVisible() and widget.visibleRegion().boundingRect() == widget.rect()
-
-
 def controls(win) -> dict[tuple[int, int], tuple[str, str]]:
     """The enabled buttons in view, by the window point at their middle: (text, panel)."""
     found = {}
     for button in win.findChildren(QAbstractButton):
-        if (button.window() is win and button.isEnabled() and whole_in_view(button)
+        if (button.window() is win and button.isEnabled() and whole(button)
                 and not win.overlay.isAncestorOf(button)):
             point = button.mapTo(win, button.rect().center())
             found[point.toTuple()] = (button.text(), panel_title(button))
@@ -114,7 +104,7 @@ def answer(qtbot, win) -> dict | None:
     doc = win.document
     if win.overlay.isVisible():
         win.take_seat()
-        settle()
+        settle(3)
     if doc.board.get("outcome") or not doc.board.get("prompt"):
         return None
     action = doc.hint()
@@ -123,7 +113,7 @@ def answer(qtbot, win) -> dict | None:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     else:
         assert win.perform(action), action
-    settle()
+    settle(3)
     return action
 
 
@@ -133,7 +123,7 @@ def play(qtbot, win, limit=400, each=None) -> int:
     for _ in range(limit):
         if win.overlay.isVisible():
             win.take_seat()
-            settle()
+            settle(3)
         before = controls(win)
         action = answer(qtbot, win)
         if action is None:
@@ -151,7 +141,7 @@ def to_between(qtbot, win) -> None:
     for _ in range(300):
         if win.overlay.isVisible():
             win.take_seat()
-            settle()
+            settle(3)
         prompt = doc.board.get("prompt")
         if prompt and prompt["kind"] == "deck_between":
             return
@@ -191,7 +181,7 @@ def test_plus_one_general_research_clicked_twice_adds_two(make_window, qtbot):
         there = win.childAt(point)
         assert isinstance(there, QAbstractButton) and there.text() == "+1", there
         qtbot.mouseClick(there, Qt.MouseButton.LeftButton)
-        settle()
+        settle(3)
         assert doc.state["general_research"][side] == before + clicks
     # The same buttons in the same order: the "−" ones were there all along, greyed at zero.
     assert [b.text() for b in counter_buttons(win, "General Research:")] == rows_before
@@ -234,7 +224,7 @@ def test_stop_clicked_twice_stops_only_that_group(make_window, qtbot):
     point = first.mapTo(win, first.rect().center())
     stopped = first.text()
     qtbot.mouseClick(first, Qt.MouseButton.LeftButton)
-    settle()
+    settle(3)
     statuses = {g["id"]: g["status"] for g in doc.state["groups"]}
     assert sorted(statuses.values()).count("stopped") == 1, statuses
     there = win.childAt(point)
@@ -243,7 +233,7 @@ def test_stop_clicked_twice_stops_only_that_group(make_window, qtbot):
     assert there is not None and there.text() == stopped and not there.isEnabled(), there
     assert "stopped" in there.toolTip()
     qtbot.mouseClick(there, Qt.MouseButton.LeftButton)     # the second click
-    settle()
+    settle(3)
     assert {g["id"]: g["status"] for g in doc.state["groups"]} == statuses
 
 
@@ -267,7 +257,7 @@ def test_a_second_click_on_done_does_not_take_the_next_players_seat(make_window,
                   if b.isVisible() and b.isEnabled() and b.window() is win]
         point = done.mapTo(win, done.rect().center())
         qtbot.mouseClick(done, Qt.MouseButton.LeftButton)
-        settle()
+        settle(3)
         if not win.overlay.isVisible():
             continue
         handed += 1
@@ -276,7 +266,7 @@ def test_a_second_click_on_done_does_not_take_the_next_players_seat(make_window,
         assert button.isVisible() and place.bottom() < win.height()
         assert not any(place.intersects(rect) for rect in before), (handed, place)
         qtbot.mouseClick(win.childAt(point), Qt.MouseButton.LeftButton)   # the second click
-        settle()
+        settle(3)
         assert win.overlay.isVisible() and doc.seat == "public"
     assert handed >= 2
 
@@ -351,7 +341,7 @@ def test_answers_hint_and_do_it_are_whole_in_view_on_a_laptop(make_window, qtbot
         win.act_timeline_bar.trigger()
     elif extra:
         win.show_panel(getattr(win, f"{extra}_dock"))
-    settle()
+    settle(3)
     if extra:
         assert (win.timeline_bar if extra == "timeline"
                 else getattr(win, f"{extra}_dock")).isVisible()
@@ -363,11 +353,11 @@ def test_answers_hint_and_do_it_are_whole_in_view_on_a_laptop(make_window, qtbot
         dock = win.decision_dock
         for name, widget in (("answer list", dock.choices), ("Hint", dock.hint_button),
                              ("Do it", dock.do_button)):
-            if not whole_in_view(widget):
+            if not whole(widget):
                 hidden.append(f"{name} at {win.document.board['prompt']['kind']}")
         action = win.document.hint()
         button = shown_button(win, action)
-        if button is not None and not whole_in_view(button):
+        if button is not None and not whole(button):
             hidden.append(f"{button.text()!r} at {win.document.board['prompt']['kind']}")
     play(qtbot, win, each=check)
     assert hidden == [], sorted(set(hidden))
@@ -426,18 +416,6 @@ def test_the_mission_phase_result_is_in_words(make_window, qtbot):
 
 
 # ------------------------------------------------------------------ the wheel
-def wheel(widget, steps: int = -1) -> None:
-    """Turn the wheel ``steps`` notches over ``widget``'s middle, as the platform would."""
-    from PySide6.QtCore import QPointF
-    from PySide6.QtGui import QWheelEvent
-
-    at = QPointF(widget.rect().center())
-    event = QWheelEvent(at, QPointF(widget.mapToGlobal(at.toPoint())), QPoint(0, 0),
-                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton,
-                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
-    QApplication.sendEvent(widget, event)
-
-
 def test_the_wheel_over_an_unfocused_choice_does_not_change_it(make_window, qtbot):
     """The group form's boxes (built afresh for each question) and the environs form's take
     the wheel only when focused: a turn of the wheel meant to scroll changes no choice."""
@@ -465,7 +443,7 @@ def test_the_wheel_over_an_unfocused_choice_does_not_change_it(make_window, qtbo
     qtbot.waitExposed(form)
     form.add_group()            # a group and its boxes made after the form was shown
     form.check()
-    settle()
+    settle(3)
     boxes = [b for kind in (QComboBox, QAbstractSpinBox) for b in form.findChildren(kind)]
     assert boxes and all(b.focusPolicy() == Qt.FocusPolicy.StrongFocus for b in boxes)
     mission = form.groups[-1].mission

@@ -399,21 +399,11 @@ from struggle_desktop.ui.app import make_application
 from struggle_desktop.ui.fit import fits
 from struggle_desktop.ui.nobles.scene import MoreMark, ShipToken
 from struggle_desktop.ui.nobles.window import NoblesWindow
+from tests.ui.probes import settle, whole
 
 app = make_application()
 problems = []
 sizes = []
-
-
-def settle():
-    for _ in range(30):
-        app.processEvents()
-
-
-def whole(widget):
-    region = widget.visibleRegion()
-    inside = window.rect().contains(widget.mapTo(window, widget.rect().bottomRight()))
-    return widget.isVisible() and region.boundingRect() == widget.rect() and inside
 
 
 def check(moment, names):
@@ -421,7 +411,7 @@ def check(moment, names):
     if not fits(window):
         problems.append(f"{moment}: the window does not fit the screen")
     for name, widget in names:
-        if not whole(widget):
+        if not whole(widget, window):
             problems.append(f"{moment}: {name} is not whole in view "
                             f"({widget.visibleRegion().boundingRect().getRect()} of "
                             f"{widget.rect().getRect()})")

@@ -18,13 +18,13 @@ The screen size runs in a process of its own, as in ``test_window_fits``.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QRect, Qt
-from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QAbstractButton, QApplication, QScrollArea
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QAbstractButton, QScrollArea
 
 from conftest import run_on_screen
 from struggle_desktop.ui.steady import guard_wheels, ignore_wheel_unless_focused
 from tests.ui.helpers import struggle_window
+from tests.ui.probes import wheel
 
 
 @pytest.fixture
@@ -50,16 +50,6 @@ def to_recruitment(window) -> None:
         else:
             window.perform(action)
     raise AssertionError("no recruitment came")
-
-
-def wheel(widget, steps: int = -1) -> None:
-    """Turn the wheel ``steps`` notches (negative: towards the player) over ``widget``'s
-    middle, as the platform delivers it."""
-    at = QPointF(widget.rect().center())
-    event = QWheelEvent(at, QPointF(widget.mapToGlobal(at.toPoint())), QPoint(0, 0),
-                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton,
-                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
-    QApplication.sendEvent(widget, event)
 
 
 def test_the_wheel_over_the_sector_box_scrolls_the_recruitment_panel_not_the_sector(
@@ -131,23 +121,10 @@ from PySide6.QtWidgets import QScrollArea
 from struggle_desktop.ui.app import make_application
 from struggle_desktop.ui.fit import fits
 from struggle_desktop.ui.main_window import MainWindow
+from tests.ui.probes import settle, whole
 
 app = make_application()
 problems = []
-
-
-def settle():
-    for _ in range(30):
-        app.processEvents()
-
-
-def whole(widget):
-    # Its whole rectangle on screen: not clipped by a scroll area, a collapsed splitter or
-    # a dock, and inside the window.
-    region = widget.visibleRegion()
-    inside = window.rect().contains(widget.mapTo(window, widget.rect().bottomRight()))
-    return widget.isVisible() and region.boundingRect() == widget.rect() \
-        and region.rectCount() >= 1 and inside
 
 
 def check(moment, names):
@@ -155,7 +132,7 @@ def check(moment, names):
     if not fits(window):
         problems.append(f"{moment}: the window does not fit the screen")
     for name, widget in names:
-        if not whole(widget):
+        if not whole(widget, window):
             problems.append(f"{moment}: {name} is not whole in view "
                             f"({widget.visibleRegion().boundingRect().getRect()} of "
                             f"{widget.rect().getRect()})")
