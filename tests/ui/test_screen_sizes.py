@@ -255,3 +255,24 @@ def test_freedom_chit_mug_tables_show_every_column_title_whole(tmp_path, monkeyp
     Members and Letters to "ember" and "etter" (at 150 % it scrolled sideways)."""
     found = on_screen(FREEDOM_MUG, tmp_path, monkeypatch, screen)
     assert found["cut"] == []
+
+
+# ------------------------------------------------------------------ the log's time column
+#: The phases the games write in their log entries by name (Struggle numbers its phases).
+NAMED_PHASES = ["setup", "start", "draw", "deploy", "actions", "politics", "build", "victory",
+                "mission", "missions", "steps", "events", "recruitment", "resolution",
+                "report", "failure"]
+
+
+def test_the_logs_time_column_holds_a_named_phase_whole(qapp):
+    """The time column was as wide as "T99 P14" (Struggle's numbered phases): a named phase
+    was cut, "T1 actions" to "T1 action" in Battles and "T1 mission" to "T1 missio" in
+    Freedom, at every screen size."""
+    from struggle_desktop.ui.docks.log import LogDelegate, LogView, when
+
+    delegate = LogDelegate(LogView())
+    room = delegate.time_width              # the column the row paints the words in
+    cut = [when({"turn": turn, "phase": phase}) for phase in NAMED_PHASES for turn in (9, 99)
+           if delegate.small_metrics.horizontalAdvance(when({"turn": turn, "phase": phase}))
+           > room]
+    assert cut == []

@@ -258,7 +258,11 @@ class LogDelegate(QStyledItemDelegate):
     """Paints a row: kind bar, "T2 P9", the linked text, the rule ID at the right."""
 
     PADDING = 4
-    TIME_WIDTH_TEXT = "T99 P14"
+    #: The widest times: Struggle numbers its phases, the other games name them (the first
+    #: seven letters, see ``when``); the column is as wide as the widest, so that "T1 actions"
+    #: is not cut to "T1 action".
+    TIME_WIDTH_TEXTS = ("T99 P14", "T99 mission", "T99 recruit", "T99 resolut", "T99 politic",
+                        "T99 actions", "T99 victory", "T99 failure")
     RULE_WIDTH_TEXT = "SGE-EV-POWER-STRUGGLE"
 
     def __init__(self, view: LogView):
@@ -270,7 +274,8 @@ class LogDelegate(QStyledItemDelegate):
         self.metrics = QFontMetrics(self.font)
         self.bold_metrics = QFontMetrics(self.bold)
         self.small_metrics = QFontMetrics(self.small)
-        self.time_width = self.small_metrics.horizontalAdvance(self.TIME_WIDTH_TEXT) + 8
+        self.time_width = max(self.small_metrics.horizontalAdvance(text)
+                              for text in self.TIME_WIDTH_TEXTS) + 8
         self.rule_width = self.small_metrics.horizontalAdvance(self.RULE_WIDTH_TEXT) + 8
         # Little padding: on a laptop screen the dock is short, and every row counts.
         self.row_height = max(self.metrics.height(), self.bold_metrics.height()) + 2
