@@ -11,19 +11,21 @@ and the problems of each check:
   whose middle now holds another enabled control of another meaning has moved under the hand,
   unless its panel was replaced with a visible change of title (another title, another panel
   brought forward); a list row still offered must be where it was;
-* ``width``: no docked panel is narrower than its content needs (the content's minimum size
-  hint; a panel need not pass ``PANEL_SHARE`` of the window, beyond which it scrolls), after
-  every answer, and when a layout saved with the panels squeezed is opened again on the same
-  game (the content sideways cut: what the Freedom panels did before they held their widths);
+* ``width``: no docked panel on show narrows from one answer to the next (in a window of the
+  same width: the Freedom panels did, before they held their widths), nor shows less than its
+  content needs (the content's minimum size hint, up to ``PANEL_SHARE`` of the window, beyond
+  which a panel scrolls), after every answer and when a layout saved with the panels
+  squeezed is opened again on the same game;
 * ``reach``: the answer lists and the push buttons of every panel on show are whole in view
   (not clipped by the window, a scroll area, a splitter or a dock) at every step, and for the
   Struggle window with the timeline bar, the Forecast or the History open too;
-* ``why``: every tenth answer, each refused gesture puts a reason on screen (in the status bar,
-  or as the greyed entry's or button's tooltip) and plays nothing: the key of every greyed menu
-  command (Undo after a roll...), a refused drop on the board and a click on each greyed button
-  (``steady_refusals``);
-* ``text``: the board's words at the first view are at least 9 px tall, and the board zooms
-  with Ctrl+wheel and with Ctrl++ / Ctrl+-.
+* ``why``: at the first question of each kind and every tenth answer, each refused gesture
+  puts a reason on screen (in the status bar, or as the greyed entry's or button's tooltip)
+  and plays nothing: the key of every greyed menu command (Undo after a roll...), a drop on
+  the board where the counter may not go and a click on each greyed button
+  (``steady_refusals``); ``why-pickup``: the same for a counter that may not move at all now;
+* ``text``: the board's words at the first view are at least 9 px tall on screen (times the
+  screen's scale factor), and the board zooms with Ctrl+wheel and with Ctrl++ / Ctrl+-.
 
 Every answer of the seated player is ``answer`` (the program's bot policy drawn from a seed of
 the number of actions), and the program's seats play as in the window: ``reference_kinds``
@@ -366,8 +368,8 @@ class Walk:
         from struggle_desktop.ui.screens import window_class
 
         self.app, self.name, self.most = app, name, most
-        self.ini = tempfile.mkstemp(suffix=".ini")[1]
-        self.settings = QSettings(self.ini, QSettings.Format.IniFormat)
+        self.folder = tempfile.TemporaryDirectory()     # the layout and the saved game
+        self.settings = QSettings(f"{self.folder.name}/layout.ini", QSettings.Format.IniFormat)
         self.window = window_class(game_id)(settings=self.settings)
         self.window.show()
         self.window.activateWindow()
@@ -382,7 +384,7 @@ class Walk:
         self.programs = {role: program.level_of(role) for role in self.window.document.game.roles
                          if program is not None and program.level_of(role)}
         self.problems = {check: [] for check in CHECKS}
-        self.tried: dict[str, int] = {}       # refused gestures made, per check
+        self.tried: dict[str, int] = {}       # refused gestures made: check and gesture
         self.kinds: list[str] = []
 
     def settle(self):
@@ -430,6 +432,7 @@ class Walk:
         self.saved_widths()
         doc.dirty = False
         win.close()
+        self.folder.cleanup()
         return {"started": bool(self.started), "kinds": sorted(set(self.kinds)),
                 "answers": len(self.kinds), "programs": self.programs, "tried": self.tried,
                 **self.problems}
@@ -480,6 +483,7 @@ class Walk:
         from PySide6.QtTest import QTest
 
         win = self.window
+        played = len(win.document.session.actions)
         for action in [a for a in win.findChildren(QAction)
                        if not a.isEnabled() and not a.shortcut().isEmpty() and a.text()]:
             words = f"greyed {plain(action.text())!r} ({action.shortcut().toString()})"
@@ -487,8 +491,7 @@ class Walk:
                          action, "why")
         for check, words, gesture, greyed in steady_refusals.samples(win):
             self.refused(step, words, gesture, greyed, check)
-        return any("was played" in problem
-                   for problem in self.problems["why"] + self.problems["why-pickup"])
+        return len(win.document.session.actions) != played
 
     def refused(self, step: str, words: str, gesture, greyed, check: str) -> None:
         """Make ``gesture``: nothing may be played, and the status bar (or the tooltip of
@@ -501,6 +504,9 @@ class Walk:
         win.activateWindow()
         gesture()
         self.settle()
+        what = f"{check}: " + ("drop" if greyed is None else
+                               "key" if isinstance(greyed, QAction) else "button")
+        self.tried[what] = self.tried.get(what, 0) + 1
         if len(doc.session.actions) != played:
             self.note(check, f"at {step}: {words} was played, not refused")
             return
@@ -508,9 +514,6 @@ class Walk:
         tip_says = bool(tip) and plain(tip) != plain(greyed.text())
         if not win.status_text.text() and not tip_says:
             self.note(check, f"at {step}: {words} refused, nothing said")
-        what = f"{check}: " + ("drop" if greyed is None else
-                               "key" if isinstance(greyed, QAction) else "button")
-        self.tried[what] = self.tried.get(what, 0) + 1
         if hasattr(win, "show_final"):
             win.show_final()         # the board as the rules keep it, after a drag
 
@@ -525,7 +528,7 @@ class Walk:
         self.settle()
         win.save_layout()
         self.settings.sync()
-        path = win.document.save(tempfile.mkstemp(suffix=win.document.game.id)[1] + ".json")
+        path = win.document.save(f"{self.folder.name}/game.json")
         again = type(win)(settings=self.settings)
         again.show()
         self.settle()
