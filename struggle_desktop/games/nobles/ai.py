@@ -694,7 +694,6 @@ class Player:
         behind (hard: not on big strikes), and a nuke when a ship has a free slot and enemy
         armies are there. None if the need cannot be met."""
         h = target["hex"]
-        world = target["world"]
         present = [u for u in self.at(h, self.me, "army")]
         present_nukes = len(self.at(h, self.me, "nuke"))
         present_nobles = len(self.at(h, self.me, "noble"))
@@ -713,8 +712,7 @@ class Player:
                 return len(every) >= target["need_armies"]
             nobles = present_nobles + (1 if extra["noble"] else 0)
             nukes = present_nukes + (1 if extra["nuke"] else 0)
-            return (self.strength(every, nobles, nukes, "attacking", world)
-                    >= target["need_strength"])
+            return self.strike_meets(target, every, nobles, nukes)
 
         def add_extras() -> None:
             self.strike_extras(target, legs, armies, used, nobles_left, extra)
@@ -748,6 +746,12 @@ class Player:
                 if met():
                     return self.finish_group(target, legs, extra)
         return None
+
+    def strike_meets(self, target: dict, armies: list[str], nobles: int, nukes: int) -> bool:
+        """NH-AI-7's need for a world holding enemy armies: the group's attacking S (with
+        its Nobles and nukes) at least ``need_strength``."""
+        return (self.strength(armies, nobles, nukes, "attacking", target["world"])
+                >= target["need_strength"])
 
     def strike_extras(self, target: dict, legs: list, armies: list[str], used: set[str],
                       nobles_left: int, extra: dict) -> None:

@@ -25,9 +25,16 @@ Issue 28 added the war aims, so that the house plays for NH-VIC-1 and NH-VIC-4:
   worlds are worth more as targets, its homeworld more again; while the house leads in
   worlds, neutral worlds are worth more too. Staging heads for the objective's weakest world
   its armies can get to, through any hex one jump nearer when no own world is.
-- **The siege.** A stack of houses much poorer than this one is struck with less than the
-  preset's attack ratio (``siege_ratio``, ``crush_ratio``): the richer house replaces its
-  losses sooner, so strikes that do not win at once still wear the stack down.
+- **The assault.** A strike on a world where enemy armies stand goes only when the expected
+  battle (``expected_battle``: the dice of NH-BAT-7 round by round, after the nuclear
+  exchange) leaves none of them and at least ``assault_survivors`` of the strike: a battle is
+  fought to its end (NH-BAT-13), so a strike too small to win dies for a few kills that a
+  homeworld replaces. Until then the armies gather beside the target (the staging), and the
+  ships that the armies standing with them do not need fly to armies that have none, so
+  that the strike goes in one turn. With ``focus_objective`` no strike goes at another
+  house's armies while the objective stands.
+- **Shipyards.** A house holding no world that sells jumpships values such worlds
+  ``shipless_yard_bonus`` more as targets, and its Diplomacy takes one first.
 - **Transport.** A jumpship at every shipyard it holds while its armies lack ships, and on
   worlds other than the homeworld only armies a ship can carry (section 20's stage 5 buys
   mostly Defenders, which never leave).
@@ -41,6 +48,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterable
 
 from struggle_desktop.games.nobles.ai import Hex, Player
 
@@ -114,7 +122,26 @@ class CampaignPlayer(Player):
                 value += c["objective_homeworld_bonus"]
         elif holder is None and self.leading():
             value += c["lead_neutral_bonus"]
+        if self.shipless() and any(self.data.units[u].category == "jumpship"
+                                   for u in self.data.worlds[world].recruits):
+            value += c["shipless_yard_bonus"]
         return value
+
+    def shipless(self) -> bool:
+        """Whether the house holds no world that sells jumpships (NH-UNIT-2): its armies are
+        stuck once its ships are lost, so such worlds are worth more to it."""
+        return not any(self.data.units[u].category == "jumpship"
+                       for w in self.my_worlds() for u in self.data.worlds[w].recruits)
+
+    def pick_diplomacy(self, offered: list) -> str | None:
+        """NH-AI-12's Diplomacy, but a house with no shipyard takes a world selling
+        jumpships first when one is offered."""
+        if self.shipless():
+            yards = [w for w in offered if w in self.data.worlds and any(
+                self.data.units[u].category == "jumpship" for u in self.data.worlds[w].recruits)]
+            if yards:
+                return super().pick_diplomacy(yards)
+        return super().pick_diplomacy(offered)
 
     # ----------------------------------------------------------------- transport
     def jumpship_bought_this_turn(self) -> bool:
@@ -146,26 +173,76 @@ class CampaignPlayer(Player):
         return None
 
     def targets(self, ships: list[str], rng) -> list[dict]:
-        """NH-AI-7's targets; a poorer house's stack is besieged: where the house's income is
-        at least ``siege_income_factor`` times that of every enemy with armies in the hex, a
-        strike there needs only ``siege_ratio`` times their defence (not the preset's attack
-        ratio); at ``crush_income_factor`` times, ``crush_ratio``. Such a
-        strike may not win at once, but the richer house replaces its losses sooner, and the
-        next strikes finish the stack (a homeworld buys two armies a turn, NH-REC-3)."""
+        """NH-AI-7's targets; with ``focus_objective``, while the objective house stands, no
+        strike on a world where another house's armies stand (the war aim first: such
+        battles wear down the strike the objective's fall needs). A strike on armies must
+        win the expected battle (``strike_meets``)."""
         found = super().targets(ships, rng)
-        c = self.campaign
-        mine = self.ctx.income(self.me)
-        for target in found:
-            if "need_strength" not in target:
-                continue
-            holders = {self.owner(u) for u in self.enemy_armies(target["hex"])}
-            richest = max((self.ctx.income(e) for e in holders), default=0)
-            for factor, ratio in ((c["crush_income_factor"], c["crush_ratio"]),
-                                  (c["siege_income_factor"], c["siege_ratio"])):
-                if mine >= factor * richest:
-                    target["need_strength"] = ratio * self.enemy_defence(target["hex"])
-                    break
+        aim = self.objective()
+        if self.campaign["focus_objective"] and aim is not None:
+            found = [t for t in found if not t["enemy_armies"]
+                     or {self.owner(u) for u in self.enemy_armies(t["hex"])} == {aim}]
         return found
+
+    # ----------------------------------------------------------------- the assault
+    def profile(self, unit_type: str, role: str, world: str | None) -> tuple[float, bool]:
+        """(mean AD, First Strike) of a unit type in a role: base AD, the role's bonuses, home
+        defence (NH-BAT-10), and the psychic table's mean for a Psychic unit (NH-PSY-3)."""
+        t = self.data.units[unit_type]
+        ad, first = float(t.ad), False
+        for a in t.abilities:
+            if a["kind"] not in ("bonus", "first_strike"):
+                continue
+            when = a.get("when")
+            if when is not None and when != role:
+                continue
+            if a.get("world") and (role != "defending" or a["world"] != world):
+                continue
+            if a["kind"] == "bonus":
+                ad += a["ad"]
+            else:
+                first = True
+        if t.has("psychic"):
+            ad += self.p["evaluation"]["psychic_bonus"]
+        return ad, first
+
+    def battle_side(self, armies: Iterable[str], nobles: int, role: str,
+                    world: str | None) -> list[list]:
+        """``expected_battle``'s rows for armies in a role: each Noble commands the best army
+        that lacks First Strike (+1 AD, First Strike and its psychic mean, NH-NOB-2,
+        NH-PSY-5), as NH-AI-11 assigns them."""
+        rows = sorted((self.profile(self.units[u]["type"], role, world) for u in armies),
+                      key=lambda r: (r[1], -r[0]))
+        bonus = 1 + self.p["evaluation"]["psychic_bonus"]
+        out = []
+        for n, (ad, first) in enumerate(rows):
+            if n < nobles:
+                ad, first = ad + bonus, True
+            out.append([ad, first, 1.0])
+        out.sort(key=lambda r: -(r[0] + (0.5 if r[1] else 0)))
+        return out
+
+    def strike_meets(self, target: dict, armies: list[str], nobles: int, nukes: int) -> bool:
+        """The campaign's need for a world holding enemy armies (issue 28): the expected
+        battle (``expected_battle``) against every enemy army there (NH-BAT-4, summed),
+        after the nuclear exchange (NH-NUK-4: each nuke hits an army 5 times in 6; the
+        defenders' first nuke is aimed at the fullest ship, three armies, NH-AI-10), leaves
+        no defender and at least ``assault_survivors`` of the strike's armies standing (and
+        one army)."""
+        c = self.campaign
+        h, world = target["hex"], target["world"]
+        foes = self.enemy_armies(h)
+        foe_houses = {self.owner(u) for u in foes}
+        foe_nobles = sum(len(self.at(h, e, "noble")) for e in foe_houses)
+        foe_nukes = sum(len(self.at(h, e, "nuke")) for e in foe_houses)
+        attack = self.battle_side(armies, nobles, "attacking", world)
+        defend = self.battle_side(foes, foe_nobles, "defending", world)
+        kill = 5 / 6
+        ship = (1 - (5 / 6) ** 5) * self.p["strikes"]["armies_per_ship"]
+        _lose(defend, nukes * kill)
+        _lose(attack, (ship + (foe_nukes - 1) * kill) if foe_nukes else 0.0)
+        left, foes_left = expected_battle(attack, defend)
+        return foes_left < 0.5 and left >= max(1.0, c["assault_survivors"] * len(armies))
 
     # ----------------------------------------------------------------- the front
     def jumps_to_targets(self) -> dict[Hex, int]:
@@ -251,17 +328,19 @@ class CampaignPlayer(Player):
     def empty_ship_legs(self, armies: dict[Hex, list[str]], ships: dict[Hex, list[str]],
                         front: dict[Hex, int], own: set[Hex]
                         ) -> list[tuple[str, list[str], Hex, str]]:
-        """Free ships where no army waits fly to the own world whose waiting armies lack the
-        most ships; one jump away if there is such a world, else one jump nearer to it."""
+        """Free ships that the armies waiting where they stand do not need fly to the own
+        world whose waiting armies lack the most ships; one jump away if there is such a
+        world, else one jump nearer to it."""
         load = self.p["strikes"]["armies_per_ship"]
         # Ships already standing with the armies wait with them (no own world is nearer).
         short = {h: math.ceil(len(group) / load) - len(ships.get(h, ()))
                  for h, group in armies.items() if group}
         legs: list[tuple[str, list[str], Hex, str]] = []
         for src in sorted(ships, key=lambda x: (x[1], x[0])):
-            if armies.get(src):
-                continue
-            for ship in ships[src]:
+            # The ships the armies waiting here need stay with them (at the front they are
+            # the assault's, NH-MOV-2); the others are free.
+            keep = math.ceil(len(armies.get(src, ())) / load)
+            for ship in ships[src][keep:]:
                 wanted = [h for h, n in short.items() if n > 0 and h in own]
                 if not wanted:
                     return legs
@@ -294,3 +373,40 @@ def jumps(dests, starts: list[Hex]) -> dict[Hex, int]:
                 found[there] = found[here] + 1
                 queue.append(there)
     return found
+
+
+# ------------------------------------------------------------------------------ the assault
+def expected_battle(attackers: list[list], defenders: list[list], max_rounds: int = 60
+                    ) -> tuple[float, float]:
+    """The expected course of one battle (NH-BAT-7, NH-BAT-8, NH-BAT-11), in fractions of
+    units. Each side is a list of ``[mean AD, First Strike, count]``, strongest first; each
+    round the First Strike volley, then the others', every die a 1 in 6 to hit, each side
+    losing its weakest first (NH-AI-11). Returns (attackers left, defenders left)."""
+    a = [list(row) for row in attackers]
+    d = [list(row) for row in defenders]
+
+    def total(side):
+        return sum(row[2] for row in side)
+
+    def dice(side, first):
+        return sum(row[0] * row[2] for row in side if row[1] == first)
+
+
+    for _ in range(max_rounds):
+        if total(a) < 0.5 or total(d) < 0.5:
+            break
+        for first in (True, False):
+            on_d, on_a = dice(a, first) / 6, dice(d, first) / 6
+            _lose(d, on_d)
+            _lose(a, on_a)
+    return total(a), total(d)
+
+
+def _lose(side: list[list], hits: float) -> None:
+    """Take ``hits`` units off an ``expected_battle`` side, weakest first (NH-AI-11)."""
+    for row in reversed(side):
+        if hits <= 0:
+            break
+        gone = min(row[2], hits)
+        row[2] -= gone
+        hits -= gone

@@ -381,14 +381,11 @@ def test_a_strike_takes_a_noble_and_a_nuke_only_when_nobles_are_left():
 
 
 @pytest.mark.parametrize("difficulty,amazons,noble", [("normal", 5, False), ("hard", 4, True)])
-def test_hard_may_take_the_last_noble_on_a_big_strike(difficulty, amazons, noble, monkeypatch):
+def test_hard_may_take_the_last_noble_on_a_big_strike(difficulty, amazons, noble):
     """NH-AI-14, NH-AI-9, NH-AI-8: six House Troops (S 12). Normal needs 18: five Amazonians
-    and the nuke, the only Noble stays. Hard needs 14.4: four Amazonians, the nuke and, as
-    the strike has four armies, the last Noble. (The hard campaign's siege, which would
-    ask less of a house this much richer, is switched off here: test_ai_war.py has it.)"""
-    campaign = GAME.data["ai"]["campaign"]
-    monkeypatch.setitem(campaign, "siege_income_factor", 1000)
-    monkeypatch.setitem(campaign, "crush_income_factor", 1000)
+    and the nuke, the only Noble stays. Hard's campaign sends the strike that wins the
+    expected battle (test_ai_war.py): four Amazonians, the nuke and, as the strike has four
+    armies, the last Noble."""
     a_units = [("A", "Jumpship", (4, 6)), ("A", "Jumpship", (4, 6)),
                ("A", "Nuclear Arsenal", (4, 6))] + [("A", "Amazonians", (4, 6))] * 5
     state, _ = strike_position(6, a_units, nobles=1, difficulty=difficulty)

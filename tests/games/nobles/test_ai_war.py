@@ -1,7 +1,8 @@
 """The hard program house plays for the win the rules define (NH-VIC-1, NH-VIC-3, NH-VIC-4):
-it besieges a poorer house's homeworld, finishes off a beaten house and stages its armies
-beside the objective's weakest world (games/nobles/campaign.py, the ``campaign`` section of
-ai.yaml); it decides from what its house may know (NH-AI-1, NH-SIM-2).
+it strikes a homeworld only with what the expected battle wins, brings its ships to its
+armies, finishes off a beaten house and stages its armies beside the objective's weakest
+world (games/nobles/campaign.py, the ``campaign`` section of ai.yaml); it decides from what
+its house may know (NH-AI-1, NH-SIM-2).
 
 Positions come from ``positions.py``; the program house answers every prompt of the step."""
 
@@ -21,14 +22,17 @@ GURATI = list(CORNERS["Gurati"])
 BESIDE_GURATI = (9, 9)
 
 
-def siege_position(difficulty, b_troops=6, amazons=2):
-    """B holds only its homeworld Gurati, with ``b_troops`` House Troops (S 2 each
+def siege_position(difficulty, b_troops=6, amazons=2, ships=1, home_troops=0):
+    """B holds only its homeworld Gurati, with ``b_troops`` House Troops (AD 2 each
     defending); every other world is A's, so A is far richer. A waits on the jump station
-    beside Gurati with a jumpship and ``amazons`` Amazonians (EV 3 each attacking)."""
+    beside Gurati with ``ships`` jumpships and ``amazons`` Amazonians (AD 3 attacking), and
+    has ``home_troops`` House Troops on Lortran."""
     layout = build_map({**CORNERS, **LAYOUT}, jump_stations=[BESIDE_GURATI])
     controllers = {**everything_but(), "Kadesh": "A", "Nitrix": "A"}
     units = [("B", "House Troops", "Gurati")] * b_troops + \
-        [("A", "Jumpship", BESIDE_GURATI)] + [("A", "Amazonians", BESIDE_GURATI)] * amazons
+        [("A", "Jumpship", BESIDE_GURATI)] * ships + \
+        [("A", "Amazonians", BESIDE_GURATI)] * amazons + \
+        [("A", "House Troops", "Lortran")] * home_troops
     return position(game_map_=layout, controllers=controllers, units=units,
                     options={"ai_difficulty": difficulty})
 
@@ -39,31 +43,57 @@ def strike_on_gurati(state):
             if GAME.data.units[state["units"][u]["type"]].category == "army"]
 
 
-def test_hard_besieges_a_poorer_houses_homeworld_normal_waits():
-    """NH-VIC-3 through the siege (ai.yaml campaign: crush_ratio): B's homeworld holds S 12.
-    Normal needs 1.5 x 12 and keeps its two Amazonians (S 6) where they are; hard, many
-    times richer than B, needs crush_ratio x 12 = 4.8 and strikes."""
-    state, _ = siege_position("normal")
-    assert strike_on_gurati(state) == []
-    state, _ = siege_position("hard")
-    assert len(strike_on_gurati(state)) == 2
-
-
-def test_without_the_siege_hard_keeps_section_20s_attack_ratio(monkeypatch):
-    """The siege is what sends hard in: with its income factors out of reach, hard needs its
-    preset's 1.2 x 12 (NH-AI-14) and stays."""
-    campaign = GAME.data["ai"]["campaign"]
-    monkeypatch.setitem(campaign, "siege_income_factor", 1000)
-    monkeypatch.setitem(campaign, "crush_income_factor", 1000)
+def test_hard_does_not_send_a_strike_the_expected_battle_loses():
+    """NH-BAT-7, NH-BAT-11, NH-BAT-13 (the campaign's assault, ai.yaml assault_survivors):
+    two Amazonians (6 dice a round) against six House Troops defending (12 dice) lose the
+    battle, which is fought to its end. Hard keeps them beside Gurati (the siege of issue 28
+    sent them in to die)."""
     state, _ = siege_position("hard")
     assert strike_on_gurati(state) == []
 
 
-def test_the_siege_still_needs_its_share_of_the_defence():
-    """crush_ratio x S is still a need: one Amazonian (S 3) against 12 House Troops (S 24,
-    need 9.6) stays put."""
-    state, _ = siege_position("hard", b_troops=12, amazons=1)
-    assert strike_on_gurati(state) == []
+def test_hard_gathers_the_strike_the_battle_needs_and_sends_it_at_once():
+    """NH-MOV-2, NH-BAT-7, NH-BAT-11: with nine Amazonians and three jumpships beside the six
+    House Troops, hard sends one strike that the expected battle wins with at least
+    assault_survivors of it left (not every army it has, not fewer than that)."""
+    state, _ = siege_position("hard", amazons=9, ships=3)
+    sent = strike_on_gurati(state)
+    assert 3 <= len(sent) <= 9
+    rows = [[3.0, False, 1.0]] * len(sent)
+    left, foes = campaign.expected_battle(rows, [[2.0, False, 1.0]] * 6)
+    assert foes < 0.5 and left >= GAME.data["ai"]["campaign"]["assault_survivors"] * len(sent)
+    fewer, foes = campaign.expected_battle(rows[1:], [[2.0, False, 1.0]] * 6)
+    assert foes >= 0.5 or fewer < GAME.data["ai"]["campaign"]["assault_survivors"] * (
+        len(sent) - 1)
+
+
+def test_the_expected_battle_follows_the_square_of_the_numbers():
+    """NH-BAT-7, NH-BAT-8, NH-BAT-11: every die hits on a 1 and a battle runs to its end;
+    fifty attackers of AD 4 beat seventy defenders of AD 2 (200 dice against 140), thirty do
+    not (their dice fall faster than the defenders'), and First Strike fires first."""
+    left, foes = campaign.expected_battle([[4.0, False, 50.0]], [[2.0, False, 70.0]])
+    assert foes < 0.5 < left
+    left, foes = campaign.expected_battle([[4.0, False, 30.0]], [[2.0, False, 70.0]])
+    assert left < 0.5 < foes
+    # One round of 6 dice each: with First Strike the attacker's hit lands before the
+    # defender fires, so the defender's single army never rolls.
+    left, foes = campaign.expected_battle([[6.0, True, 1.0]], [[6.0, False, 1.0]],
+                                          max_rounds=1)
+    assert (left, foes) == (1.0, 0.0)
+
+
+def test_spare_ships_leave_the_front_for_armies_that_have_none():
+    """NH-MOV-2, NH-MOV-8 (the campaign's transport): six jumpships stand beside Gurati with
+    two armies, which need one; the five others fly towards Lortran, where six House Troops
+    wait with no ship (before, ships with any army beside them never moved)."""
+    state, _ = siege_position("hard", amazons=2, ships=6, home_troops=6)
+    lortran = list(CORNERS["Lortran"])
+    made = run_ai(state, "movement", phase=6, stop=lambda p: p["role"] != "A")
+    flown = [m[2] for m in made if m[2]["verb"] == "jump"]
+    assert len(flown) == 5, made                      # one ship stays with the two armies
+    player = ai.player_for(GAME, GAME.view(state, "A", with_log=False), "A", Rng.from_seed(1))
+    to_lortran = campaign.jumps(player.dests, [tuple(lortran)])
+    assert all(to_lortran[tuple(j["to"])] < to_lortran[BESIDE_GURATI] for j in flown)
 
 
 def beaten_position():
