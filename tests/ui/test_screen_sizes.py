@@ -276,3 +276,50 @@ def test_the_logs_time_column_holds_a_named_phase_whole(qapp):
            if delegate.small_metrics.horizontalAdvance(when({"turn": turn, "phase": phase}))
            > room]
     assert cut == []
+
+
+# ------------------------------------------------------------------ the panels' tabs
+#: Each game's window at its start, then the tabs of its grouped panels: any tab drawn
+#: narrower than its title needs (Qt then elides the title: "Sta..." for Stack).
+PANEL_TABS = r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QTabBar
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.screens import window_class
+
+app = make_application()
+GAMES = [("struggle", "3", {}), ("battles", "civil-war", {"blue_player": "human",
+                                                          "red_player": "bot"}),
+         ("nobles", "standard", {}), ("freedom", "b1", {})]
+cut = []
+for game, scenario, options in GAMES:
+    settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+    window = window_class(game)(settings=settings)
+    window.show()
+    window.new_game(game, scenario, 5, options)
+    for _ in range(30):
+        app.processEvents()
+    for bar in window.findChildren(QTabBar):
+        if not bar.isVisible() or bar.parent() is not window:
+            continue                       # a panel's own tabs, or a stale hidden bar
+        for i in range(bar.count()):
+            if bar.tabRect(i).width() < bar.tabSizeHint(i).width():
+                cut.append(f"{game}: {bar.tabText(i)!r} in {bar.tabRect(i).width()} of "
+                           f"{bar.tabSizeHint(i).width()} px")
+    program = getattr(window, "program", None)
+    if program is not None and hasattr(program, "paused"):
+        program.paused = True
+    window.document.dirty = False
+    window.close()
+print(json.dumps({"cut": cut}))
+"""
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, SCALED_DESKTOP], ids=["1366x768", "1920x1080@150%"])
+def test_the_tabs_of_grouped_panels_show_their_titles_whole(tmp_path, monkeypatch, screen):
+    """Struggle's panels under the Stack showed "Sta..." and "Markers availa..." on a laptop
+    and at 150 %."""
+    found = on_screen(PANEL_TABS, tmp_path, monkeypatch, screen)
+    assert found["cut"] == []

@@ -236,10 +236,13 @@ class CupDock(DockPanel):
 
 
 class MarkersDock(DockPanel):
-    """The Imperial markers available box on its own (the resources dock shows it too)."""
+    """The Imperial markers available box on its own (the resources dock shows it too).
+    Its title is short: it shares a row of tabs with the Stack, the Event cup and Eliminated,
+    which was 2 px too narrow for "Markers available" on a laptop screen and elided "Stack"
+    to "Sta..." (its box says what the markers are)."""
 
     object_name = "dock-markers"
-    title = "Markers available"
+    title = "Markers"
     default_area = Qt.DockWidgetArea.RightDockWidgetArea
 
     def create_widget(self) -> QWidget:
