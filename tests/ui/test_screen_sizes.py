@@ -323,3 +323,33 @@ def test_the_tabs_of_grouped_panels_show_their_titles_whole(tmp_path, monkeypatc
     and at 150 %."""
     found = on_screen(PANEL_TABS, tmp_path, monkeypatch, screen)
     assert found["cut"] == []
+
+
+def test_the_noble_houses_legend_names_a_house_once_before_its_homeworld(qapp):
+    """At set-up a house has no homeworld and is named by its letter only: its chip read
+    "A  A · person · 0 S ..." (NH-SETUP-2); it reads "A · person · 0 S ...", and once named
+    "A  Lortran · person ..."."""
+    from PySide6.QtWidgets import QGraphicsSimpleTextItem
+
+    from struggle_desktop.games import get_game
+    from struggle_desktop.ui.map.render import ensure_fonts
+    from struggle_desktop.ui.nobles.scene import NoblesScene
+
+    def chips(scene) -> list[str]:
+        return sorted(i.text() for i in scene.items()
+                      if isinstance(i, QGraphicsSimpleTextItem) and " S · +" in i.text())
+
+    ensure_fonts()
+    game = get_game("nobles")
+    state = game.advance(game.setup("standard", seed=1, options={"houses": 2}))
+    scene = NoblesScene(game.map_layout())
+    scene.show_board(game.board(state, "A"))
+    before = chips(scene)
+    assert [text[:4] for text in before] == ["A · ", "B · "], before
+    while game.board(state, "A")["map"] is None:
+        role = state["pending"]["role"]
+        state = game.advance(game.apply(state, role, game.legal_actions(state, role)[0]))
+    scene.show_board(game.board(state, "A"))
+    named = chips(scene)
+    assert [text[:3] for text in named] == ["A  ", "B  "], named
+    assert not any(text.startswith(("A  A ", "B  B ")) for text in named), named

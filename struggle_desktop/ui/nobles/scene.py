@@ -489,11 +489,13 @@ class NoblesScene(QGraphicsScene):
             item.setToolTip(f"{house['name']}: {house['player']}")
             who = "person" if house["player"] == "human" else "AI"
             name = house["name"].split(" (")[0].removeprefix("House ")
-            words = (f"{house['letter']}  {name} · {who} · {house['solats']} S · "
+            # Before its homeworld a house is named by its letter alone: say it once.
+            named = f"{house['letter']}  {name}" if name != house["letter"] else house["letter"]
+            words = (f"{named} · {who} · {house['solats']} S · "
                      f"+{house['income']} · {len(house['worlds'])} "
                      f"world{'' if len(house['worlds']) == 1 else 's'}")
             if not house["alive"]:
-                words = f"{house['letter']}  {name} · eliminated"
+                words = f"{named} · eliminated"
             item = self._text(words, QPointF(x + 6, y + 10.5), bold=True, colour=INK,
                               width=chip_w - 10)
             item.setToolTip(f"{house['name']}: {house['player']}")
