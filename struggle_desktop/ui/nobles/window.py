@@ -26,7 +26,7 @@ until the pointer leaves it (the status bar says which panel waits).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QPushButton
 
@@ -620,6 +620,33 @@ class NoblesWindow(SeatedWindow):
         else:
             return
         self.redraw()
+
+    # ------------------------------------------------------------------ a guide's targets
+    def guide_target_rect(self, name: str) -> QRect | None:
+        """Where a guided game's step points on the map (ui/learn/runner.py), in window
+        coordinates, scrolled into view: ``hex:XXYY`` is the hex of column XX and row YY
+        (``hex:0704`` is (7,4)), ``unit:A-JS1`` a jumpship's token. None if there is no such
+        hex or token on the map now."""
+        scene = self.scene
+        if scene is None or scene.grid is None:
+            return None
+        kind, _, what = name.partition(":")
+        if kind == "hex" and len(what) == 4 and what.isdigit():
+            h = (int(what[:2]), int(what[2:]))
+            if f"{h[0]},{h[1]}" not in scene.hex_items:
+                return None
+            area = scene.polygon(h).boundingRect()
+        elif kind == "unit" and what in scene.tokens and scene.tokens[what].isVisible():
+            area = scene.tokens[what].sceneBoundingRect()
+        else:
+            return None
+        self.view.follow(area)
+        shown = self.view.mapFromScene(area).boundingRect()
+        port = self.view.viewport()
+        shown = shown.intersected(port.rect())
+        if shown.isEmpty():
+            return None
+        return QRect(port.mapTo(self, shown.topLeft()), shown.size())
 
     # ------------------------------------------------------------------ the cargo plan
     def wanted_aboard(self, ship: str, uid: str, aboard: bool) -> bool:
