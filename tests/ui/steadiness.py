@@ -53,7 +53,7 @@ WALKS = [
     ("freedom-c1", "freedom", "c1", 1, {}, 80),
 ]
 
-CHECKS = ["still", "width", "reach", "why", "why-pickup", "text"]
+CHECKS = ["still", "width", "reach", "why", "why-pickup", "why-click", "text"]
 MIN_TEXT_PX = 9.0
 MAX_PROBLEMS = 8          # per walk and check: enough to name the defect
 #: A panel widens for its content up to this share of its window; beyond, it scrolls
@@ -384,6 +384,9 @@ class Walk:
         self.programs = {role: program.level_of(role) for role in self.window.document.game.roles
                          if program is not None and program.level_of(role)}
         self.problems = {check: [] for check in CHECKS}
+        for check in ("why-pickup", "why-click"):      # of a board, where it has them
+            if check not in steady_refusals.BOARD_CHECKS.get(game_id, ()):
+                self.problems[check] = None
         self.tried: dict[str, int] = {}       # refused gestures made: check and gesture
         self.kinds: list[str] = []
 
@@ -430,6 +433,10 @@ class Walk:
             for problem in squeezed_panels(win) + narrowed(widths, panel_widths(win)):
                 self.note("width", f"after {step}: {problem}")
         self.saved_widths()
+        for check in ("why-pickup", "why-click"):   # none of these gestures in this walk
+            if self.problems[check] == [] and not any(k.startswith(f"{check}:")
+                                                      for k in self.tried):
+                self.problems[check] = None
         doc.dirty = False
         win.close()
         self.folder.cleanup()

@@ -11,6 +11,9 @@ on screen (the status bar, or the greyed control's tooltip) and checks that noth
   now, any fleet of the seat dragged onto a region);
 * Noble Houses: a jumpship dragged out of its range (or, when no ship may jump now, the seat's
   first ship dragged to another hex);
+* Battles, ``why-click``: while a region to resolve is asked, a click on a region with no
+  fight (nothing else happens: no selection, no view; a click on a Struggle sector or a Noble
+  Houses hex that answers nothing is not a refusal but a look, it selects what was clicked);
 * every window: a click on each greyed push button in view (Freedom has no board: its refused
   clicks are its greyed buttons); the reason is the button's tooltip.
 
@@ -24,6 +27,12 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
+
+
+def click(view, at: QPointF) -> None:
+    """A click at the scene point ``at`` on the view's viewport."""
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     view.mapFromScene(at))
 
 
 def drag(view, start: QPointF, end: QPointF) -> None:
@@ -45,10 +54,8 @@ def samples(window) -> list[tuple]:
     if not board or board.get("outcome"):
         return []
     found = list(greyed_buttons(window))
-    by_game = {"struggle": struggle_drop, "battles": battles_drop, "nobles": nobles_drop}
-    maker = by_game.get(window.document.game.id)
-    sample = maker(window, board) if maker is not None else None
-    return ([sample] if sample else []) + found
+    made = [maker(window, board) for maker in BY_GAME.get(window.document.game.id, ())]
+    return [sample for sample in made if sample] + found
 
 
 def greyed_buttons(window):
@@ -134,3 +141,36 @@ def nobles_drop(window, board):
     return far and (check, f"jumpship {ship} dragged to hex {far[0]}",
                     lambda: drag(window.view, token.sceneBoundingRect().center(),
                                  scene.centre(far[0])), None)
+
+
+# ------------------------------------------------------------------ refused clicks
+def clear_point(scene, places, kinds) -> tuple:
+    """The first of ``places`` (name, scene point) where no item of ``kinds`` lies (a click
+    there is on the board, not on a counter)."""
+    return next(((name, at) for name, at in places
+                 if not any(isinstance(i, kinds) for i in scene.items(at))), (None, None))
+
+
+def battles_click(window, board):
+    """A region with no fight to resolve clicked, while a region to resolve is asked."""
+    from struggle_desktop.ui.battles.scene import CounterItem
+
+    scene = window.scene
+    resolvable = {a["region"] for a in window.prompt_actions() if a["verb"] == "resolve"}
+    if scene is None or scene.battle_rect is not None or not resolvable:
+        return None
+    n, at = clear_point(scene, [(n, QPointF(rect.left() + dx, rect.top() + dy))
+                                for n, rect in sorted(scene.region_rects.items())
+                                if n not in resolvable
+                                for dx, dy in ((rect.width() / 2, rect.height() / 2), (8, 8))],
+                        CounterItem)
+    return n is not None and ("why-click", f"a click on region {n}, which has no fight to "
+                              "resolve", lambda: click(window.view, at), None)
+
+
+#: The refused drops and clicks each board is tried with.
+BY_GAME = {"struggle": (struggle_drop,), "battles": (battles_drop, battles_click),
+           "nobles": (nobles_drop,)}
+#: The checks of refusals on a board each window has (the others do not apply to it).
+BOARD_CHECKS = {"struggle": ("why-pickup",), "battles": ("why-pickup", "why-click"),
+                "nobles": ("why-pickup",)}
