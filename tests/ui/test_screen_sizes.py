@@ -353,3 +353,99 @@ def test_the_noble_houses_legend_names_a_house_once_before_its_homeworld(qapp):
     named = chips(scene)
     assert [text[:3] for text in named] == ["A  ", "B  "], named
     assert not any(text.startswith(("A  A ", "B  B ")) for text in named), named
+
+
+# ------------------------------------------------------------------ rule IDs kept whole
+#: Shared by the tests here and the child processes: where a wrapping label breaks its lines.
+RULE_BREAKS = r"""
+import re
+
+from PySide6.QtGui import QTextDocument, QTextOption
+
+RULE_ID = r"[A-Z]{2,}(?:[-\u2011][A-Z0-9]+)+"
+
+
+def broken_rule_ids(label):
+    # The rule IDs a wrapping label splits between two lines ("BFG-" | "OPT-2"), its text
+    # laid out as the label lays it out (rich or plain), at its width.
+    document = QTextDocument()
+    document.setDefaultFont(label.font())
+    document.setDocumentMargin(0)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    document.setDefaultTextOption(option)
+    if label.textFormat().name == "RichText" or "<" in label.text():
+        document.setHtml(label.text())
+    else:
+        document.setPlainText(label.text())
+    document.setTextWidth(label.contentsRect().width())
+    document.size()                      # lays the text out
+    text = document.toPlainText()
+    ends = []
+    block = document.begin()
+    while block.isValid():
+        layout = block.layout()
+        for k in range(layout.lineCount() - 1):
+            line = layout.lineAt(k)
+            ends.append(block.position() + line.textStart() + line.textLength())
+        block = block.next()
+    return [m.group() for m in re.finditer(RULE_ID, text)
+            if any(m.start() < end < m.end() for end in ends)]
+"""
+exec(RULE_BREAKS)
+
+
+@pytest.mark.parametrize("width", [940, 800])
+@pytest.mark.parametrize("game_id", ["struggle", "battles"])
+def test_the_new_game_dialog_never_breaks_a_rule_id_across_lines(qtbot, game_id, width):
+    """The optional rules' notes wrapped inside rule IDs ("World Ships take three 6s ·
+    BFG-" over "OPT-2") at the width the dialog opens with on a laptop or a desktop (940 px),
+    and narrower."""
+    from PySide6.QtWidgets import QApplication
+
+    from struggle_desktop.ui.dialogs.new_game import NewGameDialog, ToggleLabel
+
+    dialog = NewGameDialog(current=game_id)
+    qtbot.addWidget(dialog)
+    dialog.resize(width, 700)
+    dialog.show()
+    QApplication.processEvents()
+    notes = [label for label in dialog.findChildren(ToggleLabel) if label.isVisible()]
+    assert notes
+    broken = {label.text(): broken_rule_ids(label) for label in notes}
+    assert {text: ids for text, ids in broken.items() if ids} == {}
+
+
+#: Freedom's a1, b1 and c1 at their start: every wrapping label that splits a rule ID.
+FREEDOM_RULES = RULE_BREAKS + r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLabel
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.screens import window_class
+
+app = make_application()
+found = []
+for scenario in ("a1", "b1", "c1"):
+    settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+    window = window_class("freedom")(settings=settings)
+    window.show()
+    window.new_game("freedom", scenario, 5, {})
+    for _ in range(30):
+        app.processEvents()
+    for label in window.findChildren(QLabel):
+        if label.isVisible() and label.wordWrap() and broken_rule_ids(label):
+            found.append(f"{scenario}: {label.objectName()} {label.text()[:90]!r}")
+    window.document.dirty = False
+    window.close()
+print(json.dumps({"broken": found}))
+"""
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, SCALED_DESKTOP], ids=["1366x768", "1920x1080@150%"])
+def test_freedom_never_breaks_a_rule_id_across_lines(tmp_path, monkeypatch, screen):
+    """The banner's "(FIG-" | "MIS-16)", the event's "row FIG-" | "RE-14" and the decision's
+    "decides (FIG-" | "CHIT-7)" were split at the end of a line."""
+    found = on_screen(FREEDOM_RULES, tmp_path, monkeypatch, screen)
+    assert found["broken"] == []

@@ -29,6 +29,7 @@ from struggle_desktop.engine.errors import StruggleError
 from struggle_desktop.games import ALL_GAME_IDS, REGISTRY, get_game
 from struggle_desktop.ui.screens import form_scenario, has_screen, no_screen_message
 from struggle_desktop.ui.dialogs import BAD, GOOD, error_label, heading, muted, show_error
+from struggle_desktop.ui.docks.style import nobreak
 from struggle_desktop.ui.fit import resize_to_fit
 
 DEFAULT_GAME = "struggle"
@@ -524,8 +525,9 @@ class NewGameDialog(QDialog):
             self._option_notes[key] = (lock, rules)
             self.options_grid.addWidget(box, row, 0)
             self.options_grid.addWidget(lock, row, 1)
-            # Several rule IDs (and an explanation) wrap rather than widen the pane.
-            rules_label = ToggleLabel(rules, box)
+            # Several rule IDs (and an explanation) wrap rather than widen the pane, each
+            # rule ID whole.
+            rules_label = ToggleLabel(nobreak(rules), box)
             rules_label.setPalette(muted().palette())
             self.options_grid.addWidget(rules_label, row, 2)
             self._option_rows[key] = [box, lock, rules_label]

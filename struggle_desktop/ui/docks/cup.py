@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from struggle_desktop.ui.docks.base import DockPanel
-from struggle_desktop.ui.docks.style import paint_swatch, ui_font
+from struggle_desktop.ui.docks.style import nobreak, paint_swatch, ui_font
 
 CUP_COLOUR = QColor("#5b4a8a")
 RULE_GREY = "#8a8f98"
@@ -130,11 +130,6 @@ class MarkersAvailableBox(QGroupBox):
             empty.setFont(ui_font(9))
             self.grid.addWidget(empty, 0, 0)
             self.rows["_empty"] = (empty, QLabel())
-
-
-def nobreak(rule: str) -> str:
-    """A rule ID with non-breaking hyphens, so it wraps as a whole, never at "SGE-EV-"."""
-    return rule.replace("-", "\u2011")
 
 
 def marker_html(number: str, marker: dict) -> str:

@@ -12,6 +12,12 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 FONT_FAMILY = "DejaVu Sans"
 
+
+def nobreak(rule: str) -> str:
+    """A rule ID (or a text of them) with non-breaking hyphens (U+2011), so that a wrapping
+    label moves it to the next line whole, never splitting it at "BFG-" | "OPT-2"."""
+    return rule.replace("-", "\u2011")
+
 #: Side colours. Imperial and Chaos also differ in shape wherever a swatch is drawn
 #: (square against notched), so the colours are never the only clue.
 SIDE_COLOURS = {

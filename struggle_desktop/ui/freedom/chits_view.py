@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QFram
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from struggle_desktop.games import get_game
+from struggle_desktop.ui.docks.style import nobreak
 
 #: What became of a drawn chit's event (``drawn[i]["event"]``), in a few words.
 EVENT_STATUS = {
@@ -596,7 +597,7 @@ class ChitMugView(QWidget):
             self.prompt.clear("Nothing is waiting.")
             return
         who = self.side_name(view, pending["role"])
-        self.prompt.clear(pending["text"], f"{who} decides ({pending.get('rule', '')})",
+        self.prompt.clear(pending["text"], f"{who} decides ({nobreak(pending.get('rule', ''))})",
                           CHIT_TITLES.get(pending["kind"], "Decision"))
         if not legal:
             return

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, Q
                                QListWidget, QPlainTextEdit, QPushButton, QSpinBox, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
+from struggle_desktop.ui.docks.style import nobreak
 from struggle_desktop.ui.freedom.chits_view import (PromptBox, ReportBox, bold, freedom_game,
                                                     side_by_side, view_of, wrapped)
 
@@ -303,7 +304,7 @@ class DeckView(QWidget):
                               "Hand over to that player.")
             return
         self.prompt.clear(pending["text"], f"the {pending['role'].title()} decides "
-                          f"({pending.get('rule', '')})",
+                          f"({nobreak(pending.get('rule', ''))})",
                           DECK_TITLES.get(pending["kind"], "Decision"),
                           # Room for a whole card's text (a longer one scrolls in place).
                           CARD_TEXT_LINES if pending["kind"] == "deck_card" else None)

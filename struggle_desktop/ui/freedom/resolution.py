@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QGroupBox
                                QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout,
                                QWidget)
 
-from struggle_desktop.ui.docks.style import D6_PIPS, ui_font
+from struggle_desktop.ui.docks.style import D6_PIPS, nobreak, ui_font
 from struggle_desktop.ui.freedom.modes import mode_view_class
 from struggle_desktop.ui.freedom.prompts import build_form, label
 
@@ -133,7 +133,7 @@ class RollBox(QGroupBox):
 def event_html(event: dict | None) -> str:
     if event is None:
         return "No random event rolled yet."
-    parts = [f"<b>Step {event['step']} · row {html.escape(event['row'])}</b>",
+    parts = [f"<b>Step {event['step']} · row {html.escape(nobreak(event['row']))}</b>",
              html.escape(event["summary"])]
     outcome = event.get("outcome") or ""
     if outcome and not outcome.startswith("Event "):

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QMessageBox, QPushB
                                QStackedWidget, QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.docks.decision import DecisionDock
+from struggle_desktop.ui.docks.style import nobreak
 from struggle_desktop.ui.freedom.modes import load_class, mode_view_class
 from struggle_desktop.ui.freedom.resolution import ResolutionView
 from struggle_desktop.ui.seats import HandOverOverlay, lock_actions
@@ -304,8 +305,9 @@ class FreedomWindow(GameWindow):
                 text = (f"<b>{outcome['result'][:1].upper()}{outcome['result'][1:]}.</b> "
                         "The report lists what to change on the board.")
         elif prompt:
+            rule = f"({nobreak(prompt['rule'])})"       # never split at "FIG-"
             text = (f"<b>Decision of {prompt['who']}:</b> {prompt['text']} "
-                    f"<span style='color:#aab4c3'>({prompt['rule']})</span>")
+                    f"<span style='color:#aab4c3'>{rule}</span>")
         elif pending:
             text = f"<b>Waiting for {pending['who']}:</b> {pending['text']}"
         else:
