@@ -78,6 +78,7 @@ class DecisionDock(DockPanel):
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._apply_filter)
         self.choices = QListWidget()
+        self.choices.setObjectName("decision-choices")
         self.choices.setAlternatingRowColors(True)
         # A long answer wraps onto more lines (its row grows) instead of running off the
         # side; its tooltip holds it all too.
@@ -96,8 +97,10 @@ class DecisionDock(DockPanel):
         self.choices.setMinimumHeight(self.choices.fontMetrics().height() * 5)
         self.choices.itemActivated.connect(self._activated)
         self.do_button = QPushButton("&Do it")
+        self.do_button.setObjectName("decision-do-it")     # (a guide's step points at it)
         self.do_button.clicked.connect(self._do_selected)
         self.hint_button = QPushButton("&Hint")
+        self.hint_button.setObjectName("decision-hint")
         self.hint_button.setToolTip("Select what the program's own player would choose here")
         self.hint_button.clicked.connect(self.hint_requested)
         buttons = QHBoxLayout()

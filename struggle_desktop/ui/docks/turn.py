@@ -326,6 +326,7 @@ class TurnWidget(QWidget):
         self.phases.setSizePolicy(policy)
         layout.addWidget(self.phases)
         self.continue_button = ElidingButton("Continue")
+        self.continue_button.setObjectName("turn-continue")    # (a guide's step points at it)
         self.continue_button.setFont(ui_font(10, bold=True))
         self.continue_button.setMinimumHeight(32)
         self.continue_button.setDefault(True)
@@ -344,6 +345,7 @@ class TurnWidget(QWidget):
         for speed in SPEEDS:
             button = QToolButton()
             button.setText(speed.capitalize())
+            button.setObjectName(f"watch-{speed}")
             button.setCheckable(True)
             button.setFont(ui_font(8.5))
             button.setToolTip(SPEED_TIPS[speed])
