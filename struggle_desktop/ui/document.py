@@ -66,9 +66,11 @@ AUTOSAVES_KEPT = 3
 
 @dataclass
 class Frame:
-    """One step of the automated phases as the window shows it."""
+    """One step of the automated phases as the window shows it: the board after it, its last
+    log entry, and where in the log its entries begin (``since``)."""
     board: dict
     entry: dict
+    since: int = 0
 
 
 @dataclass
@@ -431,12 +433,13 @@ class GameDocument(QObject):
             log = state["log"]
             if len(log) == seen[0]:
                 return
-            fresh = log[seen[0]:]
+            since = seen[0]
+            fresh = log[since:]
             seen[0] = len(log)
             if own_step and steps[0] == 1:
                 return
             if any(e["kind"] in WATCHED_KINDS for e in fresh):
-                frames.append(Frame(self.game.board(state, self.seat), fresh[-1]))
+                frames.append(Frame(self.game.board(state, self.seat), fresh[-1], since))
 
         try:
             session.perform(role, action, copy=True,

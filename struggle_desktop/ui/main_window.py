@@ -22,13 +22,14 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import (QEvent, QObject, QPointF, QSettings, QStandardPaths, Qt, QTimer,
+                            Signal)
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QFileDialog, QLineEdit, QMenu,
                                QMessageBox, QPlainTextEdit, QTextEdit, QWidget)
 
 from struggle_desktop.ui.docks.decision import DecisionDock
-from struggle_desktop.ui.document import Frame, GameDocument, is_autosave
+from struggle_desktop.ui.document import WATCHED_KINDS, Frame, GameDocument, is_autosave
 from struggle_desktop.ui.fit import available_geometry
 from struggle_desktop.ui.map.marks import sector_number
 from struggle_desktop.ui.shell import GameWindow
@@ -144,6 +145,7 @@ class Playback:
     def finish(self) -> None:
         self.stop()
         self.window.show_final()
+        self.window.watch_over.emit()
 
     def set_speed(self, speed: str) -> None:
         """The player changed the speed in the middle of a playback: Fast goes on from the
@@ -175,6 +177,13 @@ class MainWindow(GameWindow):
 
     game_id = "struggle"
     layout_key = "window"
+
+    #: A step of a playback is on show (a guide narrates it, ui/learn/runner.py): its
+    #: ``index`` and the ``total``, the ``lines`` the game's log gives it, their ``rules``
+    #: and the ``sectors`` it concerns (a move: from, to).
+    watch_step_shown = Signal(dict)
+    #: A playback has ended: its last step was shown, or the player went to the end.
+    watch_over = Signal()
     LAYOUT_REVISION = 2     # 2: full-height side columns, the dice beside the tracks
 
     def __init__(self, document: GameDocument | None = None, settings: QSettings | None = None):
@@ -477,6 +486,17 @@ class MainWindow(GameWindow):
         self.scene.emphasize(sectors, arrow=arrow, text=frame.entry["text"])
         self.show_message(f"[{index + 1}/{total}] {frame.entry['text']}")
         self.show_continue(index, total)
+        # What this step did, in the log's words: its entries of the watched kinds (the
+        # move, the fight, the units lost), else the entry that closed it.
+        upto = frame.board.get("log_size")
+        step_entries = (entries[max(frame.since - start, 0):upto - start]
+                        if isinstance(upto, int) else [])
+        told = [e for e in step_entries if e.get("kind") in WATCHED_KINDS] or [frame.entry]
+        places = [n for e in told for n in map(sector_number, e.get("refs", ())) if n is not None]
+        self.watch_step_shown.emit({
+            "index": index, "total": total, "sectors": places or sectors,
+            "lines": [e.get("text", "") for e in told],
+            "rules": list(dict.fromkeys(e["rule"] for e in told if e.get("rule")))})
 
     def show_continue(self, index: int, total: int) -> None:
         """What Continue does while step ``index`` of ``total`` of a playback is on show."""

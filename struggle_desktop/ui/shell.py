@@ -44,7 +44,7 @@ from struggle_desktop.ui.document import (GameDocument, LoadedGame, autosave_pat
                                           load_file)
 from struggle_desktop.ui.settings import app_settings
 from struggle_desktop.ui.steady import guard_wheels
-from struggle_desktop.ui.fit import available_geometry, fitted, resize_to_fit
+from struggle_desktop.ui.fit import StatusLabel, available_geometry, fitted, resize_to_fit
 
 #: Open takes a save of any game (the window switches to its screen).
 SAVE_FILTER = "Saved games (*.sgsave *.json);;All files (*)"
@@ -78,7 +78,7 @@ class GameWindow(QMainWindow):
         self.docks = []
         self.setObjectName("main-window")
         resize_to_fit(self, 1600, 1000)
-        self.status_text = QLabel()          # messages: what happened, why not
+        self.status_text = StatusLabel()     # messages: what happened, why not
         self._message_moment: tuple | None = None    # when the message was said
         self.hover_text = QLabel()           # what is under the pointer, kept apart
         self.hover_text.setStyleSheet("color: gray")
@@ -829,7 +829,7 @@ class GameWindow(QMainWindow):
         if choice["kind"] == "open":
             self.open_file(choice["path"])
         elif choice["kind"] == "learn":
-            self.learn_to_play()
+            self.learn_to_play(choice.get("game"))
         else:
             self.new_game(choice["game"], choice["scenario"], choice["seed"], choice["options"])
 
@@ -963,10 +963,11 @@ class GameWindow(QMainWindow):
         self.show_message(f"Cannot redo: {reason or 'not possible now'}")
 
     # ------------------------------------------------------------------ help
-    def learn_to_play(self) -> None:
-        """Help > Learn to Play: a guided first game (ui/learn)."""
+    def learn_to_play(self, game_id: str | None = None) -> None:
+        """Help > Learn to Play: a guided first game (ui/learn); the guide of ``game_id``
+        (the New Game dialog's game), else the guides offered with this window's first."""
         from struggle_desktop.ui.learn.runner import learn_to_play
-        learn_to_play(self)
+        learn_to_play(self, game_id if isinstance(game_id, str) else None)
 
     def show_house_rules(self) -> None:
         if self.document.game is None:

@@ -50,6 +50,24 @@ def test_a_good_guide_reads_into_steps(tmp_path):
     assert not two.matches({"verb": "place", "unit": "AF-05", "at": 2})
 
 
+def test_a_narrating_step_is_read_and_must_end_with_next(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(GOOD.replace("    until: next\n", "    narrate: true\n    until: next\n"))
+    assert [s.narrate for s in load_guide(path).steps] == [True, False]
+    path.write_text(GOOD.replace("    hint: On the Core.",
+                                 "    hint: On the Core.\n    narrate: true"))
+    with pytest.raises(DataError) as caught:
+        load_guide(path)
+    assert "'two' narrates" in str(caught.value) and "until: next" in str(caught.value)
+
+
+def test_guides_are_read_from_the_folder_given(tmp_path):
+    """Learn to Play lists the guides of a folder (a test's, or the program's own)."""
+    (tmp_path / "a.yaml").write_text(GOOD)
+    (tmp_path / "b.yaml").write_text(GOOD.replace("id: tiny", "id: other"))
+    assert [g.id for g in available_guides(tmp_path)] == ["tiny", "other"]
+
+
 @pytest.mark.parametrize("change, words", [
     (("until: next", "until: maybe"), "until"),
     (("seed: 3", "seed: -1"), "seed"),
@@ -58,6 +76,7 @@ def test_a_good_guide_reads_into_steps(tmp_path):
     (("text: Look at the map.", "text: Look\n    colour: red"), "unexpected field"),
     (("rules: [SGE-SEQ-1]", "rules: [see page 3]"), "rules"),
     (("title: A tiny guide", "title: [a, b]"), "title"),
+    (("    until: next", "    narrate: yes please\n    until: next"), "narrate"),
 ])
 def test_a_damaged_guide_gives_one_line_naming_the_file(tmp_path, change, words):
     path = tmp_path / "bad.yaml"

@@ -1,9 +1,11 @@
-"""Learn to Play, Struggle: its guide is played to its end through the window, at 1366x768,
-by the gestures each step asks for (a drag from the tray or on the map, a click on a sector, an
-answer and Do it, Continue, Next: mouse and drop events on the widgets); every step's target must exist, be in view on the screen
-and not be covered by the callout. A change of the rules, the dice or the window that breaks
-a guide's story fails here. (Another game's guide has a test of its own, such as
-test_learn_battles.py.)
+"""Learn to Play, Struggle: the guided first game (``assets/guides/struggle.yaml``) is played to
+its end through the window, at 1366x768, by the gestures each step asks for (a drag from the
+tray or on the map, a click on a sector and the attack's odds window, an answer and Do it, the
+button the step points at, Next: mouse and drop events on the widgets). Every step's target
+must exist, be in view on the screen and not be covered by the callout; while the Chaos
+side's moves are narrated, so must each move's sector, and each move must have its sentence.
+A change of the rules, the dice or the window that breaks the guide's story fails here. (The
+Battles and Noble Houses guides are played by their own tests.)
 
 The window runs in a child process: the offscreen screen's size is fixed when the application
 starts (``conftest.offscreen_platform``).
@@ -15,20 +17,25 @@ from conftest import run_on_screen
 
 
 PROBE = r"""
-import json, sys, tempfile
+import json, os, sys, tempfile
 sys.path.insert(0, sys.argv[1])
-from PySide6.QtCore import QPoint, QRect, QSettings, Qt
+from PySide6.QtCore import QPoint, QRect, QSettings, Qt, QTimer
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QPushButton
 from struggle_desktop.ui.docks.tray import piece_mime
 from struggle_desktop.ui.app import make_application
-from struggle_desktop.ui.learn.loader import available_guides
+from struggle_desktop.ui.learn.loader import available_guides, load_guide
 from struggle_desktop.ui.learn.runner import GuideRunner
 from struggle_desktop.ui.screens import window_class
 
 app = make_application()
-problems, walked = [], []
+problems, walked, told, odds = [], [], [], []
+SHOTS = os.environ.get("GUIDE_SHOTS")       # a folder: a picture of every step (to look at)
+path = os.environ.get("GUIDE_FILE")         # another guide file (to see this test fail)
+guides = [load_guide(path)] if path else [g for g in available_guides()
+                                          if g.id == "struggle-first-game"]
 
 
 def settle():
@@ -41,13 +48,27 @@ def click(button):
     settle()
 
 
-def answer(window, wanted):
-    # The normal means of each kind of answer: a drag, a click on the map, Continue, or the
-    # answer's line in the Decision list and Do it.
+def roll_the_die():
+    # The attack's odds window (modal): what it shows is kept, then "Roll the die".
+    dialog = QApplication.activeModalWidget()
+    if dialog is None or dialog.objectName() != "combat-dialog":
+        QTimer.singleShot(50, roll_the_die)
+        return
+    odds.append(" ".join(w.text() for w in dialog.findChildren(type(dialog.roll_button))))
+    from PySide6.QtWidgets import QLabel
+    odds.append(" ".join(label.text() for label in dialog.findChildren(QLabel)))
+    dialog.roll_button.click()
+
+
+def answer(window, runner, wanted):
+    # The normal means of each kind of answer: a drag, a click on the map, the button the
+    # step points at, or the answer's line in the Decision list and Do it.
     while window.playback.active:         # the Chaos side's steps on show: "Show the end now"
         click(window.turn_dock.continue_button)
     verb = wanted["verb"]
     view = window.view
+    name = runner.step.target.get("widget")
+    pointed = runner.find_widget(name) if name else None
     if verb == "place":                   # a drop from the Set-up panel onto the sector
         at = view.mapFromScene(window.scene.sector_center(wanted["at"]))
         mime = piece_mime(wanted["unit"])
@@ -65,7 +86,7 @@ def answer(window, wanted):
         QTest.mouseMove(view.viewport(), (start + end) / 2)
         QTest.mouseMove(view.viewport(), end)
         QTest.mouseRelease(view.viewport(), left, none, end)
-    elif verb == "buy_unit":              # a click on the sector, then the menu's line
+    elif verb in ("buy_unit", "attack"):  # a click on the sector, then the menu's line
         at = view.mapFromScene(window.scene.sector_center(wanted["at"]))
         QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
         settle()
@@ -74,7 +95,11 @@ def answer(window, wanted):
             act = next(a for a in menu.actions()
                        if all(a.data().get(k) == v for k, v in wanted.items()))
             menu.close()
+            if verb == "attack":
+                QTimer.singleShot(0, roll_the_die)
             act.trigger()
+    elif isinstance(pointed, QPushButton) and pointed.objectName() != "decision-do-it":
+        click(pointed)                    # Continue, Done recruiting: the button shown
     elif verb == "done":
         click(window.turn_dock.continue_button)
     else:
@@ -89,7 +114,7 @@ def answer(window, wanted):
     settle()
 
 
-for guide in [g for g in available_guides() if g.game == "struggle"]:
+for guide in guides:
     settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
     window = window_class(guide.game)(settings=settings)
     window.show()
@@ -97,12 +122,7 @@ for guide in [g for g in available_guides() if g.game == "struggle"]:
     runner = GuideRunner(window, guide)
     assert runner.start()
     screen = window.screen().availableGeometry()
-    for k, step in enumerate(guide.steps):
-        settle()
-        where = f"{guide.id} step {k + 1} ({step.id})"
-        if runner.index != k:
-            problems.append(f"{where}: the guide is at step {runner.index + 1}")
-            break
+    def look(where):
         target = runner.target_rect()
         if target is None:
             problems.append(f"{where}: its target {step.target} is missing or hidden")
@@ -115,13 +135,36 @@ for guide in [g for g in available_guides() if g.game == "struggle"]:
                 problems.append(f"{where}: the callout {box.getRect()} covers its target")
             if not window.rect().contains(box):
                 problems.append(f"{where}: the callout {box.getRect()} leaves the window")
+        if SHOTS:
+            name = f"{len(walked) + 1:02d}-{where.split()[-1]}.png"
+            window.grab().save(os.path.join(SHOTS, name))
+
+    for k, step in enumerate(guide.steps):
+        settle()
+        where = f"{guide.id} step {k + 1} ({step.id})"
+        if runner.index != k:
+            problems.append(f"{where}: the guide is at step {runner.index + 1}")
+            break
+        look(where)
         before = len(window.document.session.actions)
-        if step.wanted is None:
+        if step.narrate:
+            # One move of the Chaos side at a time, each told and pointed at, until the
+            # guide goes on by itself after the last.
+            for move in range(100):
+                if runner.index != k:
+                    break
+                if runner._told:
+                    told.append(runner._told["lines"])
+                    look(f"{where} move {move + 1}")
+                click(runner.callout.next)
+            if runner.index == k:
+                problems.append(f"{where}: the narration did not end")
+        elif step.wanted is None:
             click(runner.callout.next)
         else:
             if runner.callout.next.isVisible():
                 problems.append(f"{where}: Next is offered before the move is made")
-            answer(window, step.wanted)
+            answer(window, runner, step.wanted)
             if len(window.document.session.actions) == before:
                 problems.append(f"{where}: {step.wanted} was not performed")
                 break
@@ -130,13 +173,20 @@ for guide in [g for g in available_guides() if g.game == "struggle"]:
         problems.append(f"{guide.id}: the guide did not finish after its last step")
     window.document.dirty = False
     window.close()
-print(json.dumps({"problems": problems, "walked": walked}))
+print(json.dumps({"problems": problems, "walked": walked, "told": told, "odds": odds}))
 """
 
 
-def test_every_guide_plays_to_its_end_at_1366x768(tmp_path):
+def test_the_struggle_guide_plays_to_its_end_at_1366x768(tmp_path):
+    """SGE-SEQ-1 (a whole turn), SGE-CMB-15 (the odds before the roll): every step, every
+    narrated move of the Chaos side with its own sentence, and the attack's odds window."""
     report = run_on_screen(PROBE, tmp_path)
     assert report["problems"] == [], "\n".join(report["problems"])
-    from struggle_desktop.ui.learn.loader import available_guides
-    assert report["walked"] == [s.id for g in available_guides() if g.game == "struggle"
-                                  for s in g.steps]
+    from struggle_desktop.ui.learn.loader import guide_for
+    assert report["walked"] == [s.id for s in guide_for("struggle").steps]
+    # The Chaos side's moves were told one by one, each in the game's own words.
+    lines = [line for move in report["told"] for line in move]
+    assert len(report["told"]) >= 5 and all(move for move in report["told"])
+    assert any("Invader force" in line and "move" in line for line in lines)
+    # The attack was walked through its odds window before the die was rolled.
+    assert report["odds"] and "Roll the die" in report["odds"][0].replace("&", "")

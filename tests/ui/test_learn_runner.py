@@ -1,9 +1,15 @@
 """The guide runner's course: it waits for the step's action and never plays for the person;
 another move or a refused one gets the step's hint (the game takes or refuses it as always);
-Back shows the step before, Restart begins the guide's game afresh, Leave closes the guide and
-the game goes on as an ordinary one."""
+Back goes back a step and takes back, by the game's Undo, what was done since that step began
+(a roll it cannot take back is said in the callout); Restart begins the guide's game afresh,
+Leave closes the guide and the game goes on as an ordinary one. A narrating step tells the
+Chaos side's moves one at a time in the game's own words. With several guides installed,
+Help > Learn to Play offers the one of the game on screen in a chooser, and the New Game
+dialog starts the guide of the game chosen there."""
 
 from __future__ import annotations
+
+import html
 
 import pytest
 
@@ -65,15 +71,39 @@ def test_a_refused_move_is_refused_as_always_and_the_hint_shown(window, runner):
     assert runner.step.id == "place-fleet" and runner.callout.hint.isVisible()
 
 
-def test_back_shows_the_step_before_and_restart_begins_again(window, runner):
+def test_back_takes_back_what_was_done_since_that_step_began(window, runner):
     to_step(runner, "place-fleet")
     window.tray_dropped("AF-05", 1, [])
+    assert runner.step.id == "auto-place"
     runner.callout.back.click()
     assert runner.step.id == "place-fleet"
-    assert runner.callout.next.isVisible()            # done already: Next goes on
-    assert "Done already" in runner.callout.body.text()
-    runner.callout.next.click()
+    assert actions(window) == []                      # undone, by the game's own Undo
+    assert "AF-05" in [p["id"] for p in window.document.board["tray"]]   # back in Set-up
+    assert not runner.callout.next.isVisible()        # the step waits for its move again
+    assert not runner.callout.hint.isVisible()
+    window.tray_dropped("AF-05", 1, [])
     assert runner.step.id == "auto-place"
+
+
+def test_back_over_a_roll_says_it_cannot_be_taken_back(window, runner):
+    to_step(runner, "place-fleet")
+    window.tray_dropped("AF-05", 1, [])
+    window.perform({"verb": "auto_place"})            # the Chaos side's first events: dice
+    assert runner.step.id == "turn-panel"
+    runner.callout.back.click()
+    assert runner.step.id == "auto-place"
+    assert {"verb": "auto_place"} in actions(window)  # a roll is not thrown again
+    hint = runner.callout.hint
+    assert hint.isVisible() and "cannot take this back" in hint.text()
+    assert "chance" in hint.text() and "Restart" in hint.text()
+    assert runner.callout.next.isVisible()            # done already: Next goes on
+    runner.callout.next.click()
+    assert runner.step.id == "turn-panel"
+
+
+def test_restart_begins_again(window, runner):
+    to_step(runner, "place-fleet")
+    window.tray_dropped("AF-05", 1, [])
     first_session = window.document.session
     runner.callout.restart.click()
     assert runner.index == 0 and window.document.session is not first_session
@@ -90,7 +120,13 @@ def test_leave_closes_the_guide_and_the_game_goes_on(window, runner):
     assert runner.step.id == "place-fleet"            # nothing follows the game any more
 
 
-def test_help_learn_to_play_starts_the_guide_in_the_window(window):
+def test_help_learn_to_play_starts_the_only_guide_in_the_window(window, tmp_path,
+                                                                 monkeypatch):
+    import shutil
+
+    from struggle_desktop.ui.learn import loader
+    shutil.copy(loader.guides_dir() / "struggle.yaml", tmp_path / "struggle.yaml")
+    monkeypatch.setattr(loader, "guides_dir", lambda: tmp_path)
     assert "Learn to Play" in window.act_learn.text().replace("&", "")
     window.act_learn.trigger()
     runner = window.learn_runner
@@ -98,10 +134,117 @@ def test_help_learn_to_play_starts_the_guide_in_the_window(window):
     assert window.document.session.seed == runner.guide.seed
 
 
-def test_the_new_game_dialog_offers_the_guided_game(window, qtbot):
+def test_a_narrating_step_tells_each_chaos_move_in_the_games_words(window, runner):
+    """SGE-OPS-3: the Chaos side's moves after the suppression roll, one per Next, each with
+    its log line, the marker on where it happened; after the last the guide goes on."""
+    to_step(runner, "place-fleet")
+    window.tray_dropped("AF-05", 1, [])
+    window.perform({"verb": "auto_place"})
+    to_step(runner, "suppress")
+    assert window.speed == "step"       # the next step narrates: its moves wait for Next
+    window.perform({"verb": "suppress"})
+    assert runner.step.id == "chaos-moves" and window.playback.active
+    log = [e["text"] for e in window.document.log_entries()]
+    said, total = [], len(window.playback.frames)
+    assert total >= 5
+    for k in range(total):
+        body = runner.callout.body.text()
+        assert f"Move {k + 1} of {total}:" in body
+        told = runner._told
+        assert told["lines"] and all(line in log for line in told["lines"])
+        assert html.escape(told["lines"][-1]) in body
+        assert told["sectors"], f"move {k + 1} points nowhere: {told}"
+        sector = runner.rect_of({"sector": told["sectors"][-1]})
+        assert runner.marker.geometry() == sector.adjusted(-4, -4, 4, 4)
+        said.append(told["lines"][-1])
+        if k % 2:
+            window.turn_dock.continue_button.click()    # the Turn panel's Continue paces too
+        else:
+            runner.callout.next.click()
+    assert runner.step.id == "income"   # after the last move the guide went on by itself
+    assert len(set(said)) == total      # a sentence for each move
+    runner.callout.leave.click()
+    assert window.speed == "instant"    # the player's own speed again
+
+
+def test_the_new_game_dialog_offers_the_guide_of_its_game(window, qtbot):
     from struggle_desktop.ui.dialogs.new_game import NewGameDialog
-    dialog = NewGameDialog(window)
+    dialog = NewGameDialog(window, current="struggle")
     qtbot.addWidget(dialog)
     dialog.show()
     dialog.learn_button.click()
-    assert dialog.choice() == {"kind": "learn"}
+    assert dialog.choice() == {"kind": "learn", "game": "struggle"}
+
+
+# ------------------------------------------------------------------ several guides
+TINY_BATTLES = """\
+id: battles-tiny
+game: battles
+title: "Battles: a tiny guide"
+summary: Build a fleet and fight one battle.
+scenario: civil-war
+seed: 3
+steps:
+  - id: one
+    target: {widget: map-view}
+    text: Look at the table.
+    until: next
+"""
+
+
+@pytest.fixture
+def several_guides(tmp_path, monkeypatch):
+    """A guides folder with the Struggle guide and one for another game."""
+    import shutil
+
+    from struggle_desktop.ui.learn import loader
+    shutil.copy(loader.guides_dir() / "struggle.yaml", tmp_path / "struggle.yaml")
+    (tmp_path / "battles.yaml").write_text(TINY_BATTLES)
+    monkeypatch.setattr(loader, "guides_dir", lambda: tmp_path)
+    return tmp_path
+
+
+def test_help_offers_the_guide_of_the_game_on_screen_among_several(window, several_guides,
+                                                                   monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from struggle_desktop.ui.learn.runner import GuideChooser
+    seen = {}
+
+    def look_and_start(dialog):
+        seen["rows"] = [dialog.list.item(k).text() for k in range(dialog.list.count())]
+        seen["current"] = dialog.list.currentItem().text()
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(GuideChooser, "exec", look_and_start)
+    window.act_learn.trigger()
+    assert len(seen["rows"]) == 2
+    assert any(r.startswith("Battles: a tiny guide\nBuild a fleet") for r in seen["rows"])
+    assert seen["current"].startswith("Struggle: your first turn\nSet up the Empire")
+    runner = window.learn_runner
+    assert runner.active and runner.guide.game == "struggle"
+
+
+def test_the_chooser_can_be_left_without_starting_anything(window, several_guides, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from struggle_desktop.ui.learn.runner import GuideChooser
+    monkeypatch.setattr(GuideChooser, "exec", lambda dialog: QDialog.DialogCode.Rejected)
+    window.act_learn.trigger()
+    assert getattr(window, "learn_runner", None) is None
+    assert window.document.session is None
+
+
+def test_new_game_learn_starts_that_games_guide_without_asking(window, several_guides,
+                                                               monkeypatch):
+    from struggle_desktop.ui.dialogs import new_game
+    from struggle_desktop.ui.learn.runner import GuideChooser
+
+    def no_chooser(_dialog):
+        raise AssertionError("the New Game dialog's game has a guide: no chooser")
+
+    monkeypatch.setattr(GuideChooser, "exec", no_chooser)
+    monkeypatch.setattr(new_game, "choose_new_game",
+                        lambda *a, **k: {"kind": "learn", "game": "struggle"})
+    window.new_game_dialog()
+    assert window.learn_runner.active and window.learn_runner.guide.game == "struggle"

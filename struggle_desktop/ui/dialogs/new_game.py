@@ -761,7 +761,8 @@ class NewGameDialog(QDialog):
             self.accept()
 
     def _learn(self) -> None:
-        self._choice = {"kind": "learn"}
+        # The guide of the game selected here (the program offers the guides if it has none).
+        self._choice = {"kind": "learn", "game": self._game.id if self._game else None}
         self.accept()
 
     def choice(self) -> dict | None:

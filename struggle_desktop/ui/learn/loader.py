@@ -22,7 +22,8 @@ def guides_dir() -> Path:
 
 
 def schema_path() -> Path:
-    return guides_dir() / "guide.schema.yaml"
+    # The program's own schema, wherever the guides being read lie (a test's folder too).
+    return assets_dir() / "guides" / "guide.schema.yaml"
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,9 @@ class Step:
     title: str = ""
     rules: tuple[str, ...] = ()
     hint: str = ""
+    #: The callout tells the automated steps the game now shows (the other side's moves),
+    #: one at a time in the game's own words, and Next shows the next (runner.py).
+    narrate: bool = False
 
     @property
     def wanted(self) -> dict | None:
@@ -67,9 +71,15 @@ def load_guide(path: Path | str) -> Guide:
     twice = next((i for i in ids if ids.count(i) > 1), None)
     if twice is not None:
         raise DataError(f"{path}: steps: the step id {twice!r} is used twice")
+    narrating_action = next((s["id"] for s in data["steps"]
+                             if s.get("narrate") and s["until"] != "next"), None)
+    if narrating_action is not None:
+        raise DataError(f"{path}: steps: the step {narrating_action!r} narrates the other "
+                        "side's moves, so Next ends it (until: next)")
     steps = tuple(Step(id=s["id"], target=dict(s["target"]), text=s["text"].strip(),
                        until=s["until"], title=s.get("title", ""),
-                       rules=tuple(s.get("rules", ())), hint=s.get("hint", ""))
+                       rules=tuple(s.get("rules", ())), hint=s.get("hint", ""),
+                       narrate=bool(s.get("narrate", False)))
                   for s in data["steps"])
     return Guide(id=data["id"], game=data["game"], title=data["title"],
                  scenario=str(data["scenario"]), seed=int(data["seed"]),
@@ -77,9 +87,10 @@ def load_guide(path: Path | str) -> Guide:
                  summary=data.get("summary", ""), source=str(path))
 
 
-def available_guides() -> list[Guide]:
-    """Every guide shipped with the program, by file name."""
-    return [load_guide(path) for path in sorted(guides_dir().glob("*.yaml"))
+def available_guides(folder: Path | None = None) -> list[Guide]:
+    """Every guide shipped with the program (or in ``folder``), by file name."""
+    folder = guides_dir() if folder is None else Path(folder)
+    return [load_guide(path) for path in sorted(folder.glob("*.yaml"))
             if not path.name.endswith(".schema.yaml")]
 
 

@@ -5,8 +5,22 @@ the dice tell the story the steps describe), then listens to the document's ``ch
 when the actions performed since the step began include the one the step asks for, the next
 step comes; any other action gets the step's hint (the game took it as usual; Undo or Leave
 are offered). A move the game refuses is refused as always (status bar) and the callout adds
-the hint. Back shows the previous step again, Restart starts the guide's game afresh, Leave
-closes the callout and the game goes on as an ordinary one.
+the hint. Back goes back one step and takes back, by the game's ordinary Undo, the actions
+performed since that step began; an action Undo refuses (a die was rolled) stays, and the
+callout says why. Restart starts the guide's game afresh, Leave closes the callout and the game
+goes on as an ordinary one.
+
+A step that *narrates* tells the other side's moves one at a time while the window plays them
+back at Step speed: each in the game's own words (its log lines), pointing at where it
+happened; Next (or the window's own Continue) shows the next, and after the last the guide goes
+on. A window that can be narrated has the signals ``watch_step_shown(dict)`` (``index``,
+``total``, ``lines``, ``rules``, ``sectors`` of the step on show) and ``watch_over()``, a
+``playback`` with ``active``, ``speed``/``set_speed`` and ``continue_game``; in any other
+window a narrating step is read like any other.
+
+Help > Learn to Play with several guides installed offers the one of the game on screen in a
+small chooser that lists each guide's title and summary (``choose_guide``); the New Game
+dialog's button starts the guide of the game selected there.
 
 Targets are named by stable means, so a guide survives a change of layout: a panel or widget
 by its objectName, a sector by the game's number for it, or a spot on a game's own board by a
@@ -18,15 +32,19 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
-from PySide6.QtWidgets import (QDockWidget, QFrame, QHBoxLayout, QLabel, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QFrame, QHBoxLayout,
+                               QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
+                               QWidget)
 
+from struggle_desktop.ui.docks.style import nobreak
 from struggle_desktop.ui.learn.loader import Guide, Step
 
 #: Room kept round a sector's centre when pointing at it (window pixels).
 SECTOR_HALF = 28
 CALLOUT_WIDTH = 340
+#: A narrated move shows at most this many of its log lines.
+MOVE_LINES = 3
 GAP = 10
 
 
@@ -74,6 +92,12 @@ class Callout(QFrame):
         layout.addWidget(self.hint)
         layout.addLayout(buttons)
 
+    def fit(self) -> None:
+        """As tall as its wrapped text needs at its fixed width (``adjustSize`` took a
+        label's unwrapped height, and a long step lost its last lines)."""
+        height = self.layout().totalHeightForWidth(CALLOUT_WIDTH)
+        self.resize(CALLOUT_WIDTH, max(height, self.layout().totalMinimumSize().height()))
+
 
 class Marker(QWidget):
     """A frame drawn round the target; mouse events go through it to what it marks."""
@@ -111,7 +135,15 @@ class GuideRunner(QObject):
         self.callout.body.linkActivated.connect(self._open_rule)
         self._placing = False
         self._session = None        # the game the guide started
+        self._rewinding = False     # Back is undoing: the game's changes are its own
+        self._told: dict | None = None    # the other side's move a narrating step tells now
+        self._speed_before: str | None = None   # the player's watching speed, given back
         window.installEventFilter(self)
+        for name, slot in (("watch_step_shown", self._watch_step),
+                           ("watch_over", self._watch_over)):
+            signal = getattr(window, name, None)
+            if signal is not None:
+                signal.connect(slot)
         view = getattr(window, "view", None)
         if view is not None:        # a map that scrolls: the marker follows its sector
             view.horizontalScrollBar().valueChanged.connect(self._follow)
@@ -134,6 +166,8 @@ class GuideRunner(QObject):
         if not self.active:
             self.document.changed.connect(self._changed)
             self.document.message.connect(self._message)
+        if self._speed_before is None:
+            self._speed_before = getattr(self.window, "speed", None)
         self.active = True
         self._session = self.document.session
         self._starts = []
@@ -153,17 +187,48 @@ class GuideRunner(QObject):
         if self.active:
             self.document.changed.disconnect(self._changed)
             self.document.message.disconnect(self._message)
+            if self._speed_before is not None and hasattr(self.window, "set_speed"):
+                self.window.set_speed(self._speed_before)     # the player's own speed again
         self.active = False
         self.callout.hide()
         self.marker.hide()
         self.finished.emit()
 
     def back(self) -> None:
-        if self.index > 0:
-            self._show(self.index - 1)
+        """One step back, and the actions performed since that step began taken back by the
+        game's ordinary Undo, last first. Undo refuses an action that rolled a die or drew
+        (the rules' dice are not thrown again): that one and those before it stay, and the
+        callout says so (Restart begins the guide afresh)."""
+        if self.index <= 0:
+            return
+        back_to = self.index - 1
+        refused = ""
+        self._rewinding = True
+        try:
+            while len(self._performed()) > self._starts[back_to]:
+                refused = self.document.undo_reason() or ""
+                if refused:
+                    break
+                undo = getattr(self.window, "undo", None) or self.document.undo
+                undo()          # (the window's own Undo finishes a playback on show first)
+        finally:
+            self._rewinding = False
+        # The steps begun after what is left of the game are begun afresh when reached again.
+        count = len(self._performed())
+        self._starts = [start for start in self._starts[:self.index + 1] if start <= count]
+        self._show(back_to)
+        if refused:
+            self._say_hint(f"Back cannot take this back: {refused}. It stays done; Next goes "
+                           "on, and Restart begins the guide afresh.", with_step_hint=False)
 
     def next_step(self) -> None:
-        """Next (a reading step, or a step already done when it is shown again); Finish."""
+        """Next (a reading step, or a step already done when it is shown again); Finish.
+        While a narrating step shows the other side's moves, Next shows the next move."""
+        step = self.step
+        playback = getattr(self.window, "playback", None)
+        if step is not None and step.narrate and playback is not None and playback.active:
+            self.window.continue_game()          # the next move, or the end of them
+            return
         if self.index + 1 >= len(self.guide.steps):
             self.leave()
         else:
@@ -193,13 +258,45 @@ class GuideRunner(QObject):
         if index == len(self._starts):
             self._starts.append(len(self._performed()))
         self.callout.hint.hide()
+        self._told = None
+        steps = self.guide.steps
+        if any(s.narrate for s in steps[index:index + 2]):
+            # The moves to narrate are played back at Step speed, one per Next; the frames
+            # of a playback are collected only at Step or Fast, so this is set a step early.
+            self._watch_at("step")
+        if steps[index].narrate:
+            QTimer.singleShot(0, self._narration_started)
         self.step_changed.emit(index)
         self.place()
+
+    def _watch_at(self, speed: str) -> None:
+        if getattr(self.window, "speed", speed) != speed and hasattr(self.window, "set_speed"):
+            self.window.set_speed(speed)
+
+    # ------------------------------------------------------------------ narrating
+    def _narration_started(self) -> None:
+        """After the action that began a narrating step: its moves are on show (the step
+        tells them) or there are none (the callout says so)."""
+        if self.active and self.step is not None and self.step.narrate:
+            self.place()
+
+    def _watch_step(self, told: dict) -> None:
+        """The window shows one of the other side's moves."""
+        if self.active and self.step is not None and self.step.narrate and not self._rewinding:
+            self._told = dict(told)
+            self.place()
+
+    def _watch_over(self) -> None:
+        """The window has shown the last of the moves (or skipped to the end): a narrating
+        step is over and the guide goes on."""
+        if self.active and self.step is not None and self.step.narrate and not self._rewinding:
+            self._told = None
+            self.next_step()
 
     # ------------------------------------------------------------------ watching the game
     def _changed(self) -> None:
         step = self.step
-        if not self.active or step is None:
+        if not self.active or step is None or self._rewinding:
             return
         frontier = self.index == len(self._starts) - 1
         if frontier and step.wanted is not None:
@@ -219,12 +316,12 @@ class GuideRunner(QObject):
         if self.active and text.startswith("Not possible") and self.step is not None:
             self._say_hint("")
 
-    def _say_hint(self, lead: str) -> None:
+    def _say_hint(self, lead: str, with_step_hint: bool = True) -> None:
         step = self.step
-        words = " ".join(w for w in (lead, step.hint if step else "") if w)
+        words = " ".join(w for w in (lead, step.hint if step and with_step_hint else "") if w)
         self.callout.hint.setText(words or "Not this way: read the step again.")
         self.callout.hint.show()
-        self.callout.adjustSize()
+        self.callout.fit()
         self.place()
 
     def _open_rule(self, link: str) -> None:
@@ -242,8 +339,16 @@ class GuideRunner(QObject):
         step = step or self.step
         if step is None:
             return None
-        if "widget" in step.target:
-            widget = self.find_widget(step.target["widget"])
+        if step is self.step and self._told and self._told.get("sectors"):
+            # A narrated move: where it happened (a move: where it went).
+            return self.rect_of({"sector": self._told["sectors"][-1]})
+        return self.rect_of(step.target)
+
+    def rect_of(self, target: dict) -> QRect | None:
+        """A target (``widget``, ``board`` or ``sector``) in window coordinates, brought into
+        view; None if it is missing or hidden."""
+        if "widget" in target:
+            widget = self.find_widget(target["widget"])
             if widget is None:
                 return None
             dock = widget if isinstance(widget, QDockWidget) else None
@@ -257,16 +362,16 @@ class GuideRunner(QObject):
             if not widget.isVisible():
                 return None
             return QRect(widget.mapTo(self.window, QPoint(0, 0)), widget.size())
-        if "board" in step.target:
+        if "board" in target:
             # A spot on a game's own board (a hex, a region, a counter): the window knows
             # where it is drawn and brings it into view.
             resolve = getattr(self.window, "guide_target_rect", None)
-            return resolve(step.target["board"]) if resolve is not None else None
+            return resolve(target["board"]) if resolve is not None else None
         view = getattr(self.window, "view", None)
         scene = getattr(self.window, "scene", None)
         if view is None or scene is None:
             return None
-        n = step.target["sector"]
+        n = target["sector"]
         try:
             centre = scene.sector_center(n)
         except (KeyError, IndexError):
@@ -301,8 +406,25 @@ class GuideRunner(QObject):
         done = self._done(self.index)
         self.callout.heading.setText(f"{self.guide.title} — step {self.index + 1} of {total}"
                                      + (f": {step.title}" if step.title else ""))
-        links = ", ".join(f'<a href="rule:{r}">{r}</a>' for r in step.rules)
+        rules = list(step.rules)
         body = html.escape(step.text)
+        told = self._told if step.narrate else None
+        playback = getattr(self.window, "playback", None)
+        moving = step.narrate and playback is not None and playback.active
+        if told:
+            said = list(told.get("lines", ()))
+            if len(said) > MOVE_LINES:      # the first and the last; the Log has them all
+                said = [said[0], f"… {len(said) - 2} more in the Log panel …", said[-1]]
+            lines = "<br>".join(html.escape(line) for line in said)
+            body = (f'<span style="color:#606060">{body}</span><br>'
+                    f'<b>Move {told.get("index", 0) + 1} of {told.get("total", 1)}:</b> {lines}')
+            rules += [r for r in told.get("rules", ()) if r not in rules]
+        elif step.narrate and not moving:
+            body += ("<br><i>No move of the other side is on show now; the Log panel lists "
+                     "every one.</i>")
+        # (A rule ID's hyphens do not break: it wraps as a whole, never as "SGE-".)
+        links = ", ".join(f'<a href="rule:{r}">{html.escape(nobreak(r))}</a>'
+                          for r in rules[:8])
         if links:
             body += f'<br><span style="color:#606060">Rules: {links}</span>'
         if done:
@@ -310,9 +432,11 @@ class GuideRunner(QObject):
         self.callout.body.setText(body)
         last = self.index + 1 == total
         self.callout.next.setVisible(step.wanted is None or done)
-        self.callout.next.setText("Finish" if last else "Next")
+        more = told is not None and told.get("index", 0) + 1 < told.get("total", 1)
+        self.callout.next.setText("Next move" if moving and more
+                                  else "Finish" if last else "Next")
         self.callout.back.setEnabled(self.index > 0)
-        self.callout.adjustSize()
+        self.callout.fit()
         target = self.target_rect(step)
         if target is None:
             self.marker.hide()
@@ -352,7 +476,8 @@ class GuideRunner(QObject):
     def _follow(self) -> None:
         """The map scrolled (a playback step, the player): keep pointing at the sector."""
         step = self.step
-        if self.active and step is not None and "sector" in step.target and not self._placing:
+        if (self.active and step is not None and ("sector" in step.target or self._told)
+                and not self._placing):
             self.place()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
@@ -361,9 +486,59 @@ class GuideRunner(QObject):
         return False
 
 
+class GuideChooser(QDialog):
+    """Help > Learn to Play when several guides are installed: each guide's title and
+    summary, the one of the game on screen chosen to begin with."""
+
+    def __init__(self, guides: list[Guide], preferred_game: str | None, parent=None):
+        super().__init__(parent)
+        self.setObjectName("learn-chooser")
+        self.setWindowTitle("Learn to Play")
+        self.guides = list(guides)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Choose a guided game:"))
+        self.list = QListWidget()
+        self.list.setObjectName("learn-guides")
+        self.list.setWordWrap(True)
+        for guide in self.guides:
+            item = QListWidgetItem(f"{guide.title}\n{guide.summary}".strip())
+            item.setToolTip(guide.summary or guide.title)
+            self.list.addItem(item)
+        first = next((k for k, g in enumerate(self.guides) if g.game == preferred_game), 0)
+        self.list.setCurrentRow(first)
+        self.list.itemActivated.connect(lambda _item: self.accept())
+        layout.addWidget(self.list)
+        buttons = QDialogButtonBox()
+        self.start_button = buttons.addButton("&Start the guide",
+                                              QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button.setObjectName("learn-start")
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(480, 320)
+
+    def chosen(self) -> Guide | None:
+        row = self.list.currentRow()
+        return self.guides[row] if 0 <= row < len(self.guides) else None
+
+
+def choose_guide(window, guides: list[Guide], preferred_game: str | None) -> Guide | None:
+    """The guide the player picks in the chooser (None after Cancel)."""
+    dialog = GuideChooser(guides, preferred_game, window)
+    try:
+        return dialog.chosen() if dialog.exec() == QDialog.DialogCode.Accepted else None
+    finally:
+        dialog.deleteLater()
+
+
 def learn_to_play(window, game_id: str | None = None) -> GuideRunner | None:
-    """Help > Learn to Play: the guide of ``game_id`` (else of the window's game, else the
-    first guide) in the window of its game. None, after saying why, if it cannot start."""
+    """Start a guide in the window of its game; None, after saying why, if none starts.
+
+    With ``game_id`` (the New Game dialog's choice) the guide of that game starts at once.
+    Without it (Help > Learn to Play) the only guide starts, or, with several, the chooser
+    offers them, the guide of the window's game first. A game without a guide gets the
+    chooser too."""
     from PySide6.QtWidgets import QMessageBox
 
     from struggle_desktop.engine.errors import StruggleError
@@ -374,11 +549,18 @@ def learn_to_play(window, game_id: str | None = None) -> GuideRunner | None:
     except StruggleError as exc:
         QMessageBox.warning(window, "Cannot start the guide", str(exc))
         return None
-    wanted = game_id or getattr(window, "game_id", None)
-    guide = next((g for g in guides if g.game == wanted), guides[0] if guides else None)
-    if guide is None:
+    if not guides:
         QMessageBox.information(window, "Learn to Play", "No guided game is installed.")
         return None
+    wanted = game_id if isinstance(game_id, str) else None
+    guide = next((g for g in guides if g.game == wanted), None) if wanted else None
+    if guide is None:
+        if len(guides) == 1:
+            guide = guides[0]
+        else:
+            guide = choose_guide(window, guides, wanted or getattr(window, "game_id", None))
+            if guide is None:
+                return None
     target = window
     if getattr(window, "game_id", None) != guide.game:
         if not window.maybe_keep_changes():
