@@ -44,7 +44,7 @@ from struggle_desktop.ui.document import (GameDocument, LoadedGame, autosave_pat
                                           load_file)
 from struggle_desktop.ui.settings import app_settings
 from struggle_desktop.ui.steady import guard_wheels
-from struggle_desktop.ui.fit import available_geometry, fitted, resize_to_fit
+from struggle_desktop.ui.fit import StatusLabel, available_geometry, fitted, resize_to_fit
 
 #: Open takes a save of any game (the window switches to its screen).
 SAVE_FILTER = "Saved games (*.sgsave *.json);;All files (*)"
@@ -78,7 +78,7 @@ class GameWindow(QMainWindow):
         self.docks = []
         self.setObjectName("main-window")
         resize_to_fit(self, 1600, 1000)
-        self.status_text = QLabel()          # messages: what happened, why not
+        self.status_text = StatusLabel()     # messages: what happened, why not
         self._message_moment: tuple | None = None    # when the message was said
         self.hover_text = QLabel()           # what is under the pointer, kept apart
         self.hover_text.setStyleSheet("color: gray")

@@ -392,7 +392,9 @@ def broken_rule_ids(label):
     return [m.group() for m in re.finditer(RULE_ID, text)
             if any(m.start() < end < m.end() for end in ends)]
 """
-exec(RULE_BREAKS)
+_shared: dict = {}
+exec(RULE_BREAKS, _shared)
+broken_rule_ids = _shared["broken_rule_ids"]
 
 
 @pytest.mark.parametrize("width", [940, 800])
@@ -449,3 +451,34 @@ def test_freedom_never_breaks_a_rule_id_across_lines(tmp_path, monkeypatch, scre
     "decides (FIG-" | "CHIT-7)" were split at the end of a line."""
     found = on_screen(FREEDOM_RULES, tmp_path, monkeypatch, screen)
     assert found["broken"] == []
+
+
+# ------------------------------------------------------------------ the status bar's message
+def test_a_message_wider_than_the_status_bar_is_cut_visibly_and_whole_in_its_tooltip(qtbot):
+    """At 150 % a Noble Houses message ended "... leaves this one (or", cut off by the watch
+    buttons with no sign that more followed. A message wider than its place is drawn with
+    "…" at its end and is whole in the tooltip; the label's text stays whole."""
+    from PySide6.QtWidgets import QApplication
+
+    from struggle_desktop.ui.battles.window import BattlesWindow
+    from tests.ui.helpers import window_maker
+
+    maker = window_maker(qtbot, BattlesWindow, size=(700, 600))
+    win = next(maker)()
+    try:
+        words = ("A: move jumpships (load, then jump): the Ship panel comes forward when the "
+                 "pointer leaves this one (or click its tab)")
+        win.show_message(words)
+        QApplication.processEvents()
+        label = win.status_text
+        assert label.text() == words
+        room = label.contentsRect().width()
+        assert label.fontMetrics().horizontalAdvance(words) > room       # it does not fit
+        shown = label.shown()
+        assert shown.endswith("…") and label.fontMetrics().horizontalAdvance(shown) <= room
+        assert label.toolTip() == words
+        win.show_message("Refused.")
+        QApplication.processEvents()
+        assert label.shown() == "Refused." and label.toolTip() == ""
+    finally:
+        next(maker, None)
