@@ -2,8 +2,9 @@
 its end through the window, at 1366x768, by the gestures each step asks for (a drag from the
 tray or on the map, a click on a sector and the attack's odds window, an answer and Do it, the
 button the step points at, Next: mouse and drop events on the widgets). Every step's target
-must exist, be in view on the screen and not be covered by the callout; while the Chaos
-side's moves are narrated, so must each move's sector, and each move must have its sentence.
+must exist, be in view on the screen and not be covered by the callout, which stays over the
+map beside a sector (the panels' lists and buttons are left free); while the Chaos side's
+moves are narrated, so must each move's sector, and each move must have its sentence.
 A change of the rules, the dice or the window that breaks the guide's story fails here. (The
 Battles and Noble Houses guides are played by their own tests.)
 
@@ -135,6 +136,12 @@ for guide in guides:
                 problems.append(f"{where}: the callout {box.getRect()} covers its target")
             if not window.rect().contains(box):
                 problems.append(f"{where}: the callout {box.getRect()} leaves the window")
+            centre = window.centralWidget()
+            over_map = QRect(centre.mapTo(window, QPoint(0, 0)), centre.size())
+            if runner._sector_of(runner.step) is not None and not over_map.contains(box):
+                # Beside a sector the box stays over the map: the panels' lists and
+                # buttons (the attack's line, Do it) are left free.
+                problems.append(f"{where}: the callout {box.getRect()} covers the panels")
         if SHOTS:
             name = f"{len(walked) + 1:02d}-{where.split()[-1]}.png"
             window.grab().save(os.path.join(SHOTS, name))

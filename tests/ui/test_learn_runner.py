@@ -212,15 +212,15 @@ def test_help_offers_the_guide_of_the_game_on_screen_among_several(window, sever
     seen = {}
 
     def look_and_start(dialog):
-        seen["rows"] = [dialog.list.item(k).text() for k in range(dialog.list.count())]
-        seen["current"] = dialog.list.currentItem().text()
+        seen["rows"] = dialog.entries()
+        seen["current"] = dialog.entries()[dialog.list.currentRow()]
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(GuideChooser, "exec", look_and_start)
     window.act_learn.trigger()
     assert len(seen["rows"]) == 2
-    assert any(r.startswith("Battles: a tiny guide\nBuild a fleet") for r in seen["rows"])
-    assert seen["current"].startswith("Struggle: your first turn\nSet up the Empire")
+    assert "<b>Battles: a tiny guide</b><br>Build a fleet and fight" in " ".join(seen["rows"])
+    assert seen["current"].startswith("<b>Struggle: your first turn</b><br>Set up the Empire")
     runner = window.learn_runner
     assert runner.active and runner.guide.game == "struggle"
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QFrame, QHBoxLayout,
                                QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
                                QWidget)
@@ -43,6 +43,7 @@ from struggle_desktop.ui.learn.loader import Guide, Step
 #: Room kept round a sector's centre when pointing at it (window pixels).
 SECTOR_HALF = 28
 CALLOUT_WIDTH = 340
+CHOOSER_WIDTH = 460
 #: A narrated move shows at most this many of its log lines.
 MOVE_LINES = 3
 GAP = 10
@@ -442,12 +443,46 @@ class GuideRunner(QObject):
             self.marker.hide()
             self.callout.move(self.window.width() - self.callout.width() - GAP, 60)
         else:
+            where = self.beside(target, self.callout.size())
+            sector = self._sector_of(step)
+            if (sector is not None and not self._over_map(QRect(where, self.callout.size()))
+                    and self._make_room(sector, target)):
+                # The map moved so that the box fits over it beside the sector, leaving the
+                # panels (the Decision list, Do it) free.
+                target = self.target_rect(step)
+                where = self.beside(target, self.callout.size())
             self.marker.setGeometry(target.adjusted(-4, -4, 4, 4))
             self.marker.show()
             self.marker.raise_()
-            self.callout.move(self.beside(target, self.callout.size()))
+            self.callout.move(where)
         self.callout.show()
         self.callout.raise_()
+
+    def _sector_of(self, step: Step) -> int | None:
+        if step is self.step and self._told and self._told.get("sectors"):
+            return self._told["sectors"][-1]
+        return step.target.get("sector")
+
+    def _over_map(self, box: QRect) -> bool:
+        centre = self.window.centralWidget()
+        return centre is None or QRect(centre.mapTo(self.window, QPoint(0, 0)),
+                                       centre.size()).contains(box)
+
+    def _make_room(self, n: int, target: QRect) -> bool:
+        """Scroll the map so that sector ``n`` sits near the side of the view it is on,
+        with room for the callout on the other; False if the view is too narrow for that."""
+        view = getattr(self.window, "view", None)
+        if view is None:
+            return False
+        width = view.viewport().width()
+        edge = int(width * 0.15) + SECTOR_HALF + 4        # still well inside the view
+        if width - edge - SECTOR_HALF < CALLOUT_WIDTH + 2 * GAP + 8:
+            return False
+        now = view.viewport().mapFrom(self.window, target.center())
+        goal = edge if now.x() < width / 2 else width - edge
+        middle = view.viewport().rect().center()
+        view.centerOn(view.mapToScene(middle + QPoint(now.x() - goal, 0)))
+        return True
 
     def beside(self, target: QRect, size) -> QPoint:
         """A place for a box of ``size`` next to ``target``: right, left, below or above it,
@@ -499,11 +534,21 @@ class GuideChooser(QDialog):
         layout.addWidget(QLabel("Choose a guided game:"))
         self.list = QListWidget()
         self.list.setObjectName("learn-guides")
-        self.list.setWordWrap(True)
+        self.list.setFixedWidth(CHOOSER_WIDTH)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        room = CHOOSER_WIDTH - 2 * self.list.frameWidth() - 24    # (a scroll bar's room)
         for guide in self.guides:
-            item = QListWidgetItem(f"{guide.title}\n{guide.summary}".strip())
+            # The title in bold over its summary, wrapped: one row per guide.
+            label = QLabel(f"<b>{html.escape(guide.title)}</b><br>{html.escape(guide.summary)}")
+            label.setWordWrap(True)
+            label.setContentsMargins(6, 4, 6, 6)
+            label.setFixedWidth(room)
+            label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+            item = QListWidgetItem()
             item.setToolTip(guide.summary or guide.title)
+            item.setSizeHint(QSize(room, label.heightForWidth(room)))
             self.list.addItem(item)
+            self.list.setItemWidget(item, label)
         first = next((k for k, g in enumerate(self.guides) if g.game == preferred_game), 0)
         self.list.setCurrentRow(first)
         self.list.itemActivated.connect(lambda _item: self.accept())
@@ -516,7 +561,11 @@ class GuideChooser(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(480, 320)
+
+    def entries(self) -> list[str]:
+        """Each guide's row as its words read ("title" then "summary")."""
+        return [self.list.itemWidget(self.list.item(k)).text()
+                for k in range(self.list.count())]
 
     def chosen(self) -> Guide | None:
         row = self.list.currentRow()
