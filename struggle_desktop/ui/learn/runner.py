@@ -13,7 +13,8 @@ goes on as an ordinary one.
 A step that *narrates* tells the other side's moves one at a time while the window plays them
 back at Step speed: each in the game's own words (its log lines), pointing at where it
 happened; Next (or the window's own Continue) shows the next, and after the last the guide goes
-on. A window that can be narrated has the signals ``watch_step_shown(dict)`` (``index``,
+on. The guide sets Step speed for it (a step early: frames are collected only when watched)
+and gives the player's own speed back after it. A window that can be narrated has the signals ``watch_step_shown(dict)`` (``index``,
 ``total``, ``lines``, ``rules``, ``sectors`` of the step on show) and ``watch_over()``, a
 ``playback`` with ``active``, ``speed``/``set_speed`` and ``continue_game``; in any other
 window a narrating step is read like any other.
@@ -21,6 +22,9 @@ window a narrating step is read like any other.
 Help > Learn to Play with several guides installed offers the one of the game on screen in a
 small chooser that lists each guide's title and summary (``choose_guide``); the New Game
 dialog's button starts the guide of the game selected there.
+
+The callout sits beside its target without covering it; beside a sector it stays over the map
+(the map scrolls to make room), so the panels' lists and buttons stay free.
 
 Targets are named by stable means, so a guide survives a change of layout: a panel or widget
 by its objectName, a sector by the game's number for it, or a spot on a game's own board by a
@@ -139,6 +143,7 @@ class GuideRunner(QObject):
         self._rewinding = False     # Back is undoing: the game's changes are its own
         self._told: dict | None = None    # the other side's move a narrating step tells now
         self._speed_before: str | None = None   # the player's watching speed, given back
+        self._stepping = False      # the guide set Step speed for a narration
         window.installEventFilter(self)
         for name, slot in (("watch_step_shown", self._watch_step),
                            ("watch_over", self._watch_over)):
@@ -188,8 +193,9 @@ class GuideRunner(QObject):
         if self.active:
             self.document.changed.disconnect(self._changed)
             self.document.message.disconnect(self._message)
-            if self._speed_before is not None and hasattr(self.window, "set_speed"):
-                self.window.set_speed(self._speed_before)     # the player's own speed again
+            if self._stepping:
+                self._watch_at(self._speed_before)     # the player's own speed again
+            self._stepping = False
         self.active = False
         self.callout.hide()
         self.marker.hide()
@@ -264,15 +270,22 @@ class GuideRunner(QObject):
         if any(s.narrate for s in steps[index:index + 2]):
             # The moves to narrate are played back at Step speed, one per Next; the frames
             # of a playback are collected only at Step or Fast, so this is set a step early.
-            self._watch_at("step")
+            self._stepping = self._watch_at("step") or self._stepping
+        elif self._stepping:
+            self._stepping = False                   # the player's own speed again
+            self._watch_at(self._speed_before)
         if steps[index].narrate:
             QTimer.singleShot(0, self._narration_started)
         self.step_changed.emit(index)
         self.place()
 
-    def _watch_at(self, speed: str) -> None:
-        if getattr(self.window, "speed", speed) != speed and hasattr(self.window, "set_speed"):
+    def _watch_at(self, speed: str | None) -> bool:
+        """Watch the other side at ``speed``; whether the window's speed changed."""
+        if (speed is not None and getattr(self.window, "speed", speed) != speed
+                and hasattr(self.window, "set_speed")):
             self.window.set_speed(speed)
+            return True
+        return False
 
     # ------------------------------------------------------------------ narrating
     def _narration_started(self) -> None:
