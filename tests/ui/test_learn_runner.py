@@ -224,6 +224,30 @@ def test_help_offers_the_guide_of_the_game_on_screen_among_several(window, sever
     assert runner.active and runner.guide.game == "struggle"
 
 
+def test_help_offers_every_shipped_guide_with_this_games_first(window, monkeypatch):
+    """The guides the program ships (Struggle, Battles, Noble Houses): each one's title and
+    summary in the chooser, the Struggle guide chosen in the Struggle window."""
+    from PySide6.QtWidgets import QDialog
+
+    from struggle_desktop.ui.learn.loader import available_guides
+    from struggle_desktop.ui.learn.runner import GuideChooser
+    shipped = available_guides()
+    assert {"struggle", "battles", "nobles"} <= {g.game for g in shipped}
+    seen = {}
+
+    def look_and_cancel(dialog):
+        seen["rows"] = dialog.entries()
+        seen["current"] = dialog.chosen()
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(GuideChooser, "exec", look_and_cancel)
+    window.act_learn.trigger()
+    assert len(seen["rows"]) == len(shipped)
+    for guide, row in zip(shipped, seen["rows"]):
+        assert row == (f"<b>{html.escape(guide.title)}</b><br>{html.escape(guide.summary)}")
+    assert seen["current"].game == "struggle"
+
+
 def test_the_chooser_can_be_left_without_starting_anything(window, several_guides, monkeypatch):
     from PySide6.QtWidgets import QDialog
 
