@@ -271,3 +271,31 @@ def test_new_game_learn_starts_that_games_guide_without_asking(window, several_g
                         lambda *a, **k: {"kind": "learn", "game": "struggle"})
     window.new_game_dialog()
     assert window.learn_runner.active and window.learn_runner.guide.game == "struggle"
+
+
+def test_new_game_learn_with_another_game_starts_its_guide_in_its_window(window, monkeypatch,
+                                                                         qtbot):
+    """The New Game dialog's game is Battles: its guide starts, in a Battles window."""
+    from PySide6.QtWidgets import QApplication
+
+    from struggle_desktop.ui.dialogs import new_game
+    from struggle_desktop.ui.learn.runner import GuideChooser
+
+    def no_chooser(_dialog):
+        raise AssertionError("the New Game dialog's game has a guide: no chooser")
+
+    monkeypatch.setattr(GuideChooser, "exec", no_chooser)
+    monkeypatch.setattr(new_game, "choose_new_game",
+                        lambda *a, **k: {"kind": "learn", "game": "battles"})
+    window.new_game_dialog()
+    started = [w for w in QApplication.topLevelWidgets()
+               if getattr(w, "learn_runner", None) is not None and w.learn_runner.active]
+    try:
+        assert [w.game_id for w in started] == ["battles"]
+        assert started[0].learn_runner.guide.game == "battles"
+        assert started[0].document.session.seed == started[0].learn_runner.guide.seed
+    finally:
+        for other in started:
+            other.document.dirty = False
+            other.close()
+            other.deleteLater()
