@@ -14,6 +14,8 @@ starts (``conftest.offscreen_platform``).
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import run_on_screen
 
 
@@ -32,7 +34,7 @@ from struggle_desktop.ui.learn.runner import GuideRunner
 from struggle_desktop.ui.screens import window_class
 
 app = make_application()
-problems, walked, told, odds = [], [], [], []
+problems, walked, told, odds, story = [], [], [], [], []
 SHOTS = os.environ.get("GUIDE_SHOTS")       # a folder: a picture of every step (to look at)
 path = os.environ.get("GUIDE_FILE")         # another guide file (to see this test fail)
 guides = [load_guide(path)] if path else [g for g in available_guides()
@@ -178,16 +180,24 @@ for guide in guides:
         walked.append(step.id)
     if runner.active:
         problems.append(f"{guide.id}: the guide did not finish after its last step")
+    story = [e["text"] for e in window.document.log_entries()]
     window.document.dirty = False
     window.close()
-print(json.dumps({"problems": problems, "walked": walked, "told": told, "odds": odds}))
+print(json.dumps({"problems": problems, "walked": walked, "told": told, "odds": odds,
+                  "story": story}))
 """
 
 
-def test_the_struggle_guide_plays_to_its_end_at_1366x768(tmp_path):
+@pytest.fixture(scope="module")
+def walk(tmp_path_factory):
+    """One walk of the guide through the window (a child process), for the tests below."""
+    return run_on_screen(PROBE, tmp_path_factory.mktemp("learn-play"))
+
+
+def test_the_struggle_guide_plays_to_its_end_at_1366x768(walk):
     """SGE-SEQ-1 (a whole turn), SGE-CMB-15 (the odds before the roll): every step, every
     narrated move of the Chaos side with its own sentence, and the attack's odds window."""
-    report = run_on_screen(PROBE, tmp_path)
+    report = walk
     assert report["problems"] == [], "\n".join(report["problems"])
     from struggle_desktop.ui.learn.loader import guide_for
     assert report["walked"] == [s.id for s in guide_for("struggle").steps]
@@ -197,3 +207,34 @@ def test_the_struggle_guide_plays_to_its_end_at_1366x768(tmp_path):
     assert any("Invader force" in line and "move" in line for line in lines)
     # The attack was walked through its odds window before the die was rolled.
     assert report["odds"] and "Roll the die" in report["odds"][0].replace("&", "")
+    assert "1 your attack against 1 their defence" in report["odds"][1]
+    assert "60 %" in report["odds"][1]
+
+
+#: What the steps' words say happened (struggle.yaml, seed 11), as the game's log says it.
+STORY = [
+    "Chaos Events: 6 draw(s)",                          # turn-panel: six draws at 50
+    "Aliens—Biomech Predators appears in 50",           # biomech
+    "Chaos Index 50 -> 43",                             # chaos-index
+    "Suppression of Invaders Appear: d10 0",            # chaos-moves: the die came up 0
+    "Resource Points 20 -> 92",                         # income
+    "maintenance of 26 RP",                             # maintenance
+    "Resource Points 66 -> 63: SF recruited",           # recruit: 3 RP
+    "Rebel force in 45: 1 unit(s) move from 45 to 66",  # move: the Rebel fleet in 66
+    "AF-05 moves 01 -> 66 (3 MA)",                      # move: 3 movement points
+    "Combat die: d10 8",                                # attack-result: the die showed 8
+    "Combat result in 66: D2",
+    "AF-01 in 66 changes side and is now Imperial",
+    "Chaos Index 44 -> 42",
+    "Resource Points 63 -> 56: extropy operation",      # extropy: 7 RP
+    "The extropy operation leaves the CI unchanged",    # end-turn: the index stays at 42
+]
+
+
+def test_the_struggle_guide_tells_what_happens(walk):
+    """The facts the steps state (draws, dice, RP, the attack's result) are in the log of the
+    game the guide played: a change of the dice or the rules that makes a step's words
+    untrue fails here. (SGE-CMB-9: the Rebels change sides.)"""
+    log = "\n".join(walk["story"])
+    missing = [fact for fact in STORY if fact not in log]
+    assert missing == []
