@@ -397,6 +397,9 @@ class MainWindow(GameWindow):
             self.centre.setCurrentWidget(self.empty_label)
             return
         self._ensure_scene()
+        if doc.present is not self._view_session:
+            # Another game (new, opened, restarted): the steps of the last one on show end.
+            self.playback.stop()
         self._follow_the_file()
         self._bring_forward_the_right_panel()
         if not self.playback.active and not self._acting:

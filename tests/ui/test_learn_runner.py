@@ -287,8 +287,9 @@ def test_new_game_learn_with_another_game_starts_its_guide_in_its_window(window,
     monkeypatch.setattr(GuideChooser, "exec", no_chooser)
     monkeypatch.setattr(new_game, "choose_new_game",
                         lambda *a, **k: {"kind": "learn", "game": "battles"})
+    before = set(QApplication.topLevelWidgets())     # (earlier tests' windows included)
     window.new_game_dialog()
-    started = [w for w in QApplication.topLevelWidgets()
+    started = [w for w in QApplication.topLevelWidgets() if w not in before or w is window
                if getattr(w, "learn_runner", None) is not None and w.learn_runner.active]
     try:
         assert [w.game_id for w in started] == ["battles"]
@@ -299,3 +300,26 @@ def test_new_game_learn_with_another_game_starts_its_guide_in_its_window(window,
             other.document.dirty = False
             other.close()
             other.deleteLater()
+
+
+@pytest.mark.parametrize("speed", ["fast", "step"])
+def test_restart_in_the_middle_of_the_chaos_moves_begins_cleanly(window, speed):
+    """Restart while a narrated move is on show (the player watches at ``speed``): the new
+    game's set-up is shown, with no move of the old game left to step through, and the guide
+    is at its first step."""
+    window.set_speed(speed)
+    runner = GuideRunner(window, guide_for("struggle"))
+    assert runner.start()
+    to_step(runner, "place-fleet")
+    window.tray_dropped("AF-05", 1, [])
+    window.perform({"verb": "auto_place"})
+    to_step(runner, "suppress")
+    window.perform({"verb": "suppress"})
+    runner.callout.next.click()
+    assert runner.step.id == "chaos-moves" and window.playback.active
+    runner.callout.restart.click()
+    assert runner.index == 0 and actions(window) == []
+    assert not window.playback.active
+    assert window.document.board["turn"] == 0 and not window.document.showing_step
+    window.continue_game()              # nothing of the old game comes back
+    assert runner.index == 0 and window.document.board["turn"] == 0
