@@ -323,3 +323,41 @@ def test_restart_in_the_middle_of_the_chaos_moves_begins_cleanly(window, speed):
     assert window.document.board["turn"] == 0 and not window.document.showing_step
     window.continue_game()              # nothing of the old game comes back
     assert runner.index == 0 and window.document.board["turn"] == 0
+
+
+TINY_NARRATION = """\
+id: tiny-narration
+game: struggle
+title: Narration with nothing to tell
+scenario: "1"
+seed: 11
+steps:
+  - id: place
+    target: {sector: 1}
+    text: Place AF-05 on the Core.
+    until: {action: {verb: place, unit: AF-05, at: 1}}
+  - id: told
+    target: {widget: watch-step}
+    narrate: true
+    text: The Chaos side's moves, if any.
+    until: next
+  - id: last
+    target: {widget: map-view}
+    text: The end.
+    until: next
+"""
+
+
+def test_a_narrating_step_with_no_move_to_show_says_so(window, tmp_path, qtbot):
+    from struggle_desktop.ui.learn.loader import load_guide
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY_NARRATION)
+    runner = GuideRunner(window, load_guide(path))
+    assert runner.start()
+    window.tray_dropped("AF-05", 1, [])              # a set-up placement: no Chaos move
+    assert runner.step.id == "told"
+    qtbot.waitUntil(lambda: "No move of the other side" in runner.callout.body.text())
+    assert not window.playback.active and runner.callout.next.isVisible()
+    assert runner.marker.isVisible()                 # at the step's own target
+    runner.callout.next.click()
+    assert runner.step.id == "last"
