@@ -612,14 +612,19 @@ class Player:
                 not self.utype(u).has("defenders"),
                 -(self.uev(u, "defending", world) - self.uev(u, "attacking")),
                 -self.uev(u, "defending", world), unit_sort_key(u)))
+            guard = self.home_guard(t)
             chosen: list[str] = []
             for uid in order:
                 if (len(chosen) >= self.p["garrison"]["homeworld_min_armies"]
-                        and self.defence(h, chosen) >= t):
+                        and self.defence(h, chosen) >= guard):
                     break
                 chosen.append(uid)
             kept.update(chosen)
         return kept
+
+    def home_guard(self, threat: float) -> float:
+        """The defence NH-AI-6 keeps on the homeworld: T itself."""
+        return threat
 
     def free_ships(self) -> list[str]:
         """Own jumpships and Self Transport units that have not moved this turn."""

@@ -87,6 +87,12 @@ class CampaignPlayer(Player):
             kept.update(chosen)
         return kept
 
+    def home_guard(self, threat: float) -> float:
+        """The homeworld keeps ``home_guard_share`` of T (NH-AI-6 keeps all of it): a house
+        that keeps its every army at home never gathers the strike a homeworld's fall needs,
+        and every enemy must keep its own garrisons too."""
+        return self.campaign["home_guard_share"] * threat
+
     # ----------------------------------------------------------------- the war aim
     def objective(self) -> str | None:
         """The house this one means to put out of the game (NH-VIC-3, NH-VIC-4): the weakest
@@ -174,14 +180,18 @@ class CampaignPlayer(Player):
 
     def targets(self, ships: list[str], rng) -> list[dict]:
         """NH-AI-7's targets; with ``focus_objective``, while the objective house stands, no
-        strike on a world where another house's armies stand (the war aim first: such
+        strike on a world where another house's armies stand with more than
+        ``focus_side_defence`` of defence, unless it is a homeworld (the war aim first: such
         battles wear down the strike the objective's fall needs). A strike on armies must
         win the expected battle (``strike_meets``)."""
         found = super().targets(ships, rng)
         aim = self.objective()
         if self.campaign["focus_objective"] and aim is not None:
-            found = [t for t in found if not t["enemy_armies"]
-                     or {self.owner(u) for u in self.enemy_armies(t["hex"])} == {aim}]
+            side = self.campaign["focus_side_defence"]
+            homes = {row["homeworld"] for row in self.view["houses"].values()}
+            found = [t for t in found if not t["enemy_armies"] or t["world"] in homes
+                     or {self.owner(u) for u in self.enemy_armies(t["hex"])} == {aim}
+                     or self.enemy_defence(t["hex"]) <= side]
         return found
 
     # ----------------------------------------------------------------- the assault
