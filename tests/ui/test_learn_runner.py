@@ -361,3 +361,22 @@ def test_a_narrating_step_with_no_move_to_show_says_so(window, tmp_path, qtbot):
     assert runner.marker.isVisible()                 # at the step's own target
     runner.callout.next.click()
     assert runner.step.id == "last"
+
+
+def test_a_speed_chosen_during_the_narration_is_kept(window):
+    """Instant pressed while the Chaos side's moves are told: the moves end, the guide goes
+    on, and the speed stays the one the player chose (not the one before the guide)."""
+    window.set_speed("fast")
+    runner = GuideRunner(window, guide_for("struggle"))
+    assert runner.start()
+    to_step(runner, "place-fleet")
+    window.tray_dropped("AF-05", 1, [])
+    window.perform({"verb": "auto_place"})
+    to_step(runner, "suppress")
+    window.perform({"verb": "suppress"})
+    assert runner.step.id == "chaos-moves" and window.speed == "step"
+    runner.find_widget("watch-instant").click()
+    assert runner.step.id == "income" and not window.playback.active
+    assert window.speed == "instant"
+    runner.callout.leave.click()
+    assert window.speed == "instant"

@@ -193,9 +193,7 @@ class GuideRunner(QObject):
         if self.active:
             self.document.changed.disconnect(self._changed)
             self.document.message.disconnect(self._message)
-            if self._stepping:
-                self._watch_at(self._speed_before)     # the player's own speed again
-            self._stepping = False
+            self._give_speed_back()
         self.active = False
         self.callout.hide()
         self.marker.hide()
@@ -272,12 +270,18 @@ class GuideRunner(QObject):
             # of a playback are collected only at Step or Fast, so this is set a step early.
             self._stepping = self._watch_at("step") or self._stepping
         elif self._stepping:
-            self._stepping = False                   # the player's own speed again
-            self._watch_at(self._speed_before)
+            self._give_speed_back()
         if steps[index].narrate:
             QTimer.singleShot(0, self._narration_started)
         self.step_changed.emit(index)
         self.place()
+
+    def _give_speed_back(self) -> None:
+        """The player's own watching speed again, after the Step speed the guide set for a
+        narration (unless the player has chosen another speed meanwhile)."""
+        if self._stepping and getattr(self.window, "speed", None) == "step":
+            self._watch_at(self._speed_before)
+        self._stepping = False
 
     def _watch_at(self, speed: str | None) -> bool:
         """Watch the other side at ``speed``; whether the window's speed changed."""
