@@ -165,3 +165,68 @@ def test_a_decision_does_not_depend_on_another_houses_hidden_declaration(level):
     assert len({hidden for hidden, _ in decisions}) == 3      # B's declarations differ...
     assert all(d == decisions[0][1] for _, d in decisions)   # ...A's decision does not
     assert decisions[0][1][0]["verb"] == "launch"
+
+
+# ------------------------------------------------------------------ NH-AI-6 at home
+def home_threat_position(difficulty):
+    """B's jumpship at Hellish with three Amazonians threatens Lortran (T = 9, NH-AI-3); A
+    has five House Troops (D 2 each) and two Amazonians on Lortran."""
+    return position(units=[("A", "Jumpship", "Lortran")]
+                    + [("A", "House Troops", "Lortran")] * 5
+                    + [("A", "Amazonians", "Lortran")] * 2
+                    + [("B", "Jumpship", "Hellish")] + [("B", "Amazonians", "Hellish")] * 3,
+                    options={"ai_difficulty": difficulty})
+
+
+@pytest.mark.parametrize("difficulty,kept", [("normal", 5), ("hard", 3)])
+def test_hard_keeps_home_guard_share_of_the_threat_at_home(difficulty, kept):
+    """NH-AI-6 (ai.yaml campaign: home_guard_share 0.5): against T = 9, normal keeps all
+    five House Troops at home (D 10 >= 9), hard only three (D 6 >= 4.5): the rest is free to
+    gather for an assault."""
+    state, ids = home_threat_position(difficulty)
+    view = GAME.view(state, "A", with_log=False)
+    player = ai.player_for(GAME, view, "A", Rng.from_seed(1))
+    assert player.threat(tuple(CORNERS["Lortran"])) == 9
+    assert len(player.garrisons() & set(ids[1:6])) == kept
+
+
+# ------------------------------------------------------------------ the war aim first
+def focus_position(c_troops):
+    """Three houses. B (the objective: one world) holds Gurati; C holds Punah with
+    ``c_troops`` House Troops and Kadesh; A waits on the jump station beside Punah (4, 6)
+    with two jumpships and six Amazonians, and every other world is A's."""
+    layout = build_map({**CORNERS, **LAYOUT}, jump_stations=[(4, 6)])
+    controllers = {**everything_but("Punah"), "Punah": "C"}
+    units = [("B", "House Troops", "Gurati")] * 4 + \
+        [("C", "House Troops", "Punah")] * c_troops + \
+        [("C", "House Troops", "Kadesh")] * 4 + \
+        [("A", "Jumpship", (4, 6))] * 2 + [("A", "Amazonians", (4, 6))] * 6
+    return position(houses=3, game_map_=layout, controllers=controllers, units=units,
+                    options={"ai_difficulty": "hard"})
+
+
+@pytest.mark.parametrize("c_troops,struck", [(2, True), (5, False)])
+def test_no_strike_on_another_houses_stack_while_the_objective_stands(c_troops, struck):
+    """NH-VIC-3, NH-VIC-4 (ai.yaml campaign: focus_objective, focus_side_defence 8): B is
+    the objective; C's Punah with two House Troops (S 4) is a thin stack and is struck, with
+    five (S 10, which six Amazonians would beat) it is left alone for the war aim."""
+    state, _ = focus_position(c_troops)
+    view = GAME.view(state, "A", with_log=False)
+    assert ai.player_for(GAME, view, "A", Rng.from_seed(1)).objective() == "B"
+    run_ai(state, "movement", phase=6, stop=lambda p: p["role"] != "A")
+    punah = list(LAYOUT["Punah"])
+    landed = [u for u in units_at(state, "A", punah)
+              if GAME.data.units[state["units"][u]["type"]].category == "army"]
+    assert bool(landed) == struck
+
+
+# ------------------------------------------------------------------ NH-AI-12, shipyards
+def test_a_house_with_no_shipyard_takes_one_first_by_diplomacy():
+    """NH-AI-12, NH-NOB-11, NH-UNIT-2 (ai.yaml campaign: shipless_yard_bonus): offered Mox
+    (income 4) and Parallax (income 3, sells jumpships), a hard house with no shipyard picks
+    Parallax; with Yoravar in hand, Mox as section 20 does."""
+    for held, pick in (({}, "Parallax"), ({"Yoravar": "A"}, "Mox")):
+        state, _ = position(controllers=held, options={"ai_difficulty": "hard"})
+        view = GAME.view(state, "A", with_log=False)
+        player = ai.player_for(GAME, view, "A", Rng.from_seed(1))
+        assert player.pick_diplomacy(["Mox", "Parallax"]) == pick
