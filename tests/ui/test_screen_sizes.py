@@ -15,6 +15,8 @@ are fixed when its application starts.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import run_on_screen
@@ -482,3 +484,54 @@ def test_a_message_wider_than_the_status_bar_is_cut_visibly_and_whole_in_its_too
         assert label.shown() == "Refused." and label.toolTip() == ""
     finally:
         next(maker, None)
+
+
+# ------------------------------------------------------------------ Freedom's events deck
+#: Freedom c1 from its start through the first manual moves (FIG-EVT-24), answered by the
+#: hints: the width of the events deck's two columns after each answer.
+FREEDOM_DECK_COLUMNS = r"""
+import json, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QSplitter
+from struggle_desktop.ui.app import make_application
+from struggle_desktop.ui.screens import window_class
+
+app = make_application()
+def settle():
+    for _ in range(30):
+        app.processEvents()
+
+settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+window = window_class("freedom")(settings=settings)
+window.show()
+window.new_game("freedom", "c1", 5, {})
+settle()
+doc = window.document
+seen = []
+for _ in range(12):
+    columns = [s for s in window.findChildren(QSplitter)
+               if s.orientation() == Qt.Orientation.Horizontal and s.isVisible()]
+    prompt = (doc.state.get("pending") or {}).get("kind")
+    seen.append([prompt, [s.sizes() for s in columns]])
+    if prompt == "deck_between" or window.overlay.isVisible():
+        break
+    window.perform(doc.hint())
+    settle()
+window.document.dirty = False
+window.close()
+print(json.dumps({"seen": seen}))
+"""
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, SCALED_DESKTOP], ids=["1366x768", "1920x1080@150%"])
+def test_freedom_events_deck_keeps_its_columns_from_question_to_question(tmp_path, monkeypatch,
+                                                                         screen):
+    """The manual moves between two Events Segments (a combo of long card names, four step
+    buttons in a row) widened the decision column by 90 px and narrowed every box of the
+    track beside it; a click where "OK, noted" was then met "Claim the secret card"."""
+    found = on_screen(FREEDOM_DECK_COLUMNS, tmp_path, monkeypatch, screen)
+    kinds = [kind for kind, _ in found["seen"]]
+    assert "deck_between" in kinds, kinds
+    widths = {json.dumps(sizes) for _, sizes in found["seen"]}
+    assert len(widths) == 1, found["seen"]

@@ -237,6 +237,10 @@ class PromptBox(QGroupBox):
         (``tip`` says why it cannot be used now)."""
         b = QPushButton(label)
         b.setToolTip(tip or label)
+        # As narrow as its words allow (the style asks for 80 px at least; its margins and
+        # frame take 16): a row of four steps ("−5 −1 +1 +5"), or Done beside "Finish the
+        # run after this turn", then fits the column it was given instead of widening it.
+        b.setMinimumWidth(b.fontMetrics().horizontalAdvance(label) + 16)
         if action is None:
             b.setEnabled(False)
             return b
@@ -283,9 +287,10 @@ class PromptBox(QGroupBox):
             combo.addItem(label, action)
         # A long card name must not widen the column (the panels beside it then changed
         # width): the box shows what fits, its list the whole names, its tooltip the choice.
+        # Its caption goes above it, so that the box has the column's width.
         combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        combo.setMinimumContentsLength(18)
+        combo.setMinimumContentsLength(12)
         combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         combo.setToolTip(combo.currentText())
         combo.currentTextChanged.connect(combo.setToolTip)
@@ -293,7 +298,7 @@ class PromptBox(QGroupBox):
         go.clicked.connect(lambda _=False, c=combo: self.act(c.currentData()))
         self.choices.append((combo, go))
         label = QLabel(caption)
-        row.addWidget(label)
+        self._rows.addWidget(label)
         row.addWidget(combo, 1)
         row.addWidget(go)
         self._rows.addLayout(row)

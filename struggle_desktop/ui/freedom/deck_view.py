@@ -48,7 +48,8 @@ DECK_TITLES = {"deck_pick_secret": "Decision: pick a secret card",
                "deck_reduce": "Decision: spend General Research?",
                "deck_m1_held": "Decision: the possessions held",
                "deck_leak_choice": "Decision: who leaks", "deck_count": "Decision: planets",
-               "deck_between": "Between two Events Segments: your moves"}
+               # (A group box is as wide as its title: a longer one widened the column.)
+               "deck_between": "Decision: your moves"}
 
 
 def signed(n: int) -> str:
