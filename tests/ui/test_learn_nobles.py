@@ -15,6 +15,8 @@ screen's size is fixed when its application starts (``conftest.run_on_screen``).
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import run_on_screen
 
 PROBE = r"""
@@ -31,6 +33,7 @@ from struggle_desktop.ui.screens import window_class
 
 app = make_application()
 problems, walked, story = [], [], []
+continued = 0                               # Continue pressed for a program step on show
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 SHOTS = os.environ.get("GUIDE_SHOTS")       # a folder: a picture of every step (to look at)
 path = os.environ.get("GUIDE_FILE")         # another guide file (to see this test fail)
@@ -47,13 +50,19 @@ def settle():
 
 
 def wait_for_person(window, limit=120.0):
-    # The program house plays at the window's pace (Fast: each of its moves marked on the
-    # map for a moment): wait until it is the person's turn again. The limit only keeps a
-    # broken game from hanging the test.
+    # The program house plays at the speed chosen under the map (Fast: each of its moves
+    # marked for a moment; Step: each waits for Continue, which the person presses; Instant):
+    # wait until it is the person's turn again. The limit only keeps a broken game from
+    # hanging the test.
+    global continued
     end = time.monotonic() + limit
     while time.monotonic() < end:
         app.processEvents()
         program = window.program
+        if window.holding:
+            continued += 1
+            click(window.watch_bar.continue_button)
+            continue
         if program.to_move() is None and not program.scheduled and not program.busy:
             break
         time.sleep(0.01)
@@ -126,9 +135,12 @@ def perform(window, runner, step):
         settle()
     elif verb == "buy":                                  # a double-click in the Recruit list
         listing = window.recruit_dock.list
-        item = next(listing.item(i) for i in range(listing.count())
-                    if all((listing.item(i).data(ACTION_ROLE) or {}).get(k) == v
-                           for k, v in wanted.items()))
+        item = next((listing.item(i) for i in range(listing.count())
+                     if all((listing.item(i).data(ACTION_ROLE) or {}).get(k) == v
+                            for k, v in wanted.items())), None)
+        if item is None:
+            problems.append(f"{step.id}: {wanted} is not offered in the Recruit panel")
+            return
         listing.scrollToItem(item)
         double_click_row(listing, listing.visualItemRect(item))
     elif verb == "act":                                  # a double-click in the Actions tree
@@ -140,8 +152,12 @@ def perform(window, runner, step):
                 walk(item.child(k))
         for k in range(tree.topLevelItemCount()):
             walk(tree.topLevelItem(k))
-        item = next(i for i in leaves if all(
-            (i.data(0, Qt.ItemDataRole.UserRole) or {}).get(k) == v for k, v in wanted.items()))
+        item = next((i for i in leaves if all(
+            (i.data(0, Qt.ItemDataRole.UserRole) or {}).get(k) == v for k, v in wanted.items())),
+            None)
+        if item is None:
+            problems.append(f"{step.id}: {wanted} is not offered in the Actions panel")
+            return
         parent = item.parent()
         if parent is not None and not parent.isExpanded():   # its group opened as a person does
             tree.scrollToItem(parent)
@@ -175,6 +191,7 @@ def shoot(window, name):
 
 
 settings = QSettings(tempfile.mkstemp(suffix=".ini")[1], QSettings.Format.IniFormat)
+settings.setValue("watch/speed", os.environ.get("GUIDE_SPEED", "fast"))
 window = window_class(guide.game)(settings=settings)
 window.show()
 settle()
@@ -203,6 +220,10 @@ for k, step in enumerate(guide.steps):
         if box.intersects(target):
             problems.append(f"{where}: the callout {box.getRect()} covers its target "
                             f"{target.getRect()}")
+        body = runner.callout.body            # the whole text, its rule links last
+        if body.height() < body.heightForWidth(body.width()):
+            problems.append(f"{where}: the callout cuts its text off ({body.height()} px of "
+                            f"{body.heightForWidth(body.width())})")
         if not window.rect().contains(box):
             problems.append(f"{where}: the callout {box.getRect()} leaves the window")
     shoot(window, f"{k + 1:02d}-{step.id}")
@@ -236,13 +257,17 @@ if runner.active:
     problems.append("the guide did not finish after its last step")
 window.document.dirty = False
 window.close()
-print(json.dumps({"problems": problems, "walked": walked, "story": story}))
+print(json.dumps({"problems": problems, "walked": walked, "story": story,
+                  "continued": continued}))
 """
 
 
-def test_the_noble_houses_guide_plays_to_its_end_at_1366x768(tmp_path):
+@pytest.mark.parametrize("speed", ["fast", "step", "instant"])
+def test_the_noble_houses_guide_plays_to_its_end_at_1366x768(tmp_path, monkeypatch, speed):
     """NH-SETUP-2, NH-REC-3, NH-MOV-8, NH-BAT-11: the guide's homeworld, purchase, jump with
-    cargo and battle happen as its steps say, each by the person's own gesture."""
+    cargo and battle happen as its steps say, each by the person's own gesture, whichever
+    way the program house's turns are watched (Step: the person presses Continue)."""
+    monkeypatch.setenv("GUIDE_SPEED", speed)
     report = run_on_screen(PROBE, tmp_path)
     assert report["problems"] == [], "\n".join(report["problems"])
     from struggle_desktop.ui.learn.loader import available_guides
@@ -251,3 +276,4 @@ def test_the_noble_houses_guide_plays_to_its_end_at_1366x768(tmp_path):
     # The story the last steps tell: Marx taken in turn 1, the battle at Hellish won.
     assert "A takes control of Marx" in report["story"]
     assert "House Gurati wins the battle at 7,4" in report["story"]
+    assert (report["continued"] > 0) == (speed == "step")
