@@ -61,6 +61,15 @@ def test_a_narrating_step_is_read_and_must_end_with_next(tmp_path):
     assert "'two' narrates" in str(caught.value) and "until: next" in str(caught.value)
 
 
+def test_a_step_may_have_words_for_the_window_its_action_opens(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(GOOD.replace("    hint: On the Core.", "    hint: On the Core.\n"
+                                 "    dialog: {widget: combat-dialog, text: The odds.}"))
+    steps = load_guide(path).steps
+    assert steps[0].dialog is None
+    assert steps[1].dialog == {"widget": "combat-dialog", "text": "The odds."}
+
+
 def test_guides_are_read_from_the_folder_given(tmp_path):
     """Learn to Play lists the guides of a folder (a test's, or the program's own)."""
     (tmp_path / "a.yaml").write_text(GOOD)
@@ -77,6 +86,7 @@ def test_guides_are_read_from_the_folder_given(tmp_path):
     (("rules: [SGE-SEQ-1]", "rules: [see page 3]"), "rules"),
     (("title: A tiny guide", "title: [a, b]"), "title"),
     (("    until: next", "    narrate: yes please\n    until: next"), "narrate"),
+    (("    until: next", "    dialog: {widget: combat-dialog}\n    until: next"), "dialog"),
 ])
 def test_a_damaged_guide_gives_one_line_naming_the_file(tmp_path, change, words):
     path = tmp_path / "bad.yaml"

@@ -60,6 +60,14 @@ def roll_the_die():
     odds.append(" ".join(w.text() for w in dialog.findChildren(type(dialog.roll_button))))
     from PySide6.QtWidgets import QLabel
     odds.append(" ".join(label.text() for label in dialog.findChildren(QLabel)))
+    settle()
+    note = dialog.findChild(QLabel, "learn-dialog-note")
+    odds.append(note.text() if note is not None and note.isVisible() else "")
+    screen = dialog.screen().availableGeometry()
+    if not screen.contains(dialog.frameGeometry()):
+        problems.append(f"the odds window {dialog.frameGeometry().getRect()} leaves the screen")
+    if SHOTS:
+        dialog.grab().save(os.path.join(SHOTS, "odds.png"))
     dialog.roll_button.click()
 
 
@@ -209,6 +217,8 @@ def test_the_struggle_guide_plays_to_its_end_at_1366x768(walk):
     assert report["odds"] and "Roll the die" in report["odds"][0].replace("&", "")
     assert "1 your attack against 1 their defence" in report["odds"][1]
     assert "60 %" in report["odds"][1]
+    # The guide goes on inside the odds window: its words for it are at its top.
+    assert "The odds: 1 against 1" in report["odds"][2]
 
 
 #: What the steps' words say happened (struggle.yaml, seed 11), as the game's log says it.

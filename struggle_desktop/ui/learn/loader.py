@@ -38,6 +38,9 @@ class Step:
     #: The callout tells the automated steps the game now shows (the other side's moves),
     #: one at a time in the game's own words, and Next shows the next (runner.py).
     narrate: bool = False
+    #: Words said inside a window the step's action opens: {"widget": its objectName,
+    #: "text": ...} (the odds window of an attack), or None.
+    dialog: dict | None = None
 
     @property
     def wanted(self) -> dict | None:
@@ -79,7 +82,8 @@ def load_guide(path: Path | str) -> Guide:
     steps = tuple(Step(id=s["id"], target=dict(s["target"]), text=s["text"].strip(),
                        until=s["until"], title=s.get("title", ""),
                        rules=tuple(s.get("rules", ())), hint=s.get("hint", ""),
-                       narrate=bool(s.get("narrate", False)))
+                       narrate=bool(s.get("narrate", False)),
+                       dialog=dict(s["dialog"]) if "dialog" in s else None)
                   for s in data["steps"])
     return Guide(id=data["id"], game=data["game"], title=data["title"],
                  scenario=str(data["scenario"]), seed=int(data["seed"]),

@@ -37,9 +37,9 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDockWidget, QFrame, QHBoxLayout,
-                               QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame,
+                               QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+                               QVBoxLayout, QWidget)
 
 from struggle_desktop.ui.docks.style import nobreak
 from struggle_desktop.ui.learn.loader import Guide, Step
@@ -144,6 +144,7 @@ class GuideRunner(QObject):
         self._told: dict | None = None    # the other side's move a narrating step tells now
         self._speed_before: str | None = None   # the player's watching speed, given back
         self._stepping = False      # the guide set Step speed for a narration
+        self._watching_windows = False    # the step's words for a window it opens
         window.installEventFilter(self)
         for name, slot in (("watch_step_shown", self._watch_step),
                            ("watch_over", self._watch_over)):
@@ -194,6 +195,9 @@ class GuideRunner(QObject):
             self.document.changed.disconnect(self._changed)
             self.document.message.disconnect(self._message)
             self._give_speed_back()
+        if self._watching_windows:
+            QApplication.instance().removeEventFilter(self)
+            self._watching_windows = False
         self.active = False
         self.callout.hide()
         self.marker.hide()
@@ -273,6 +277,12 @@ class GuideRunner(QObject):
             self._give_speed_back()
         if steps[index].narrate:
             QTimer.singleShot(0, self._narration_started)
+        # A step whose action opens a window with words for it watches for that window.
+        watching = steps[index].dialog is not None
+        if watching != self._watching_windows:
+            app = QApplication.instance()
+            (app.installEventFilter if watching else app.removeEventFilter)(self)
+            self._watching_windows = watching
         self.step_changed.emit(index)
         self.place()
 
@@ -535,7 +545,35 @@ class GuideRunner(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if watched is self.window and event.type() == QEvent.Type.Resize and self.active:
             self.place()
+        elif (event.type() == QEvent.Type.Show and self._watching_windows and self.active
+              and isinstance(watched, QWidget) and watched.isWindow()):
+            self._say_in_window(watched)
         return False
+
+    def _say_in_window(self, window: QWidget) -> None:
+        """The step's words at the top of the window its action opened (the odds window):
+        the guide goes on inside it."""
+        step = self.step
+        said = step.dialog if step is not None else None
+        if (said is None or window.objectName() != said["widget"]
+                or window.findChild(QLabel, "learn-dialog-note") is not None
+                or window.layout() is None):
+            return
+        note = QLabel(f"<b>Guide:</b> {html.escape(said['text'])}")
+        note.setObjectName("learn-dialog-note")
+        note.setWordWrap(True)
+        note.setStyleSheet("#learn-dialog-note { background: #fffbe6; color: #202020;"
+                           " border: 2px solid #c07000; border-radius: 6px; padding: 3px 6px; }")
+        layout = window.layout()
+        if hasattr(layout, "insertWidget"):
+            layout.insertWidget(0, note)
+        else:
+            layout.addWidget(note)
+        note.show()             # (the window is already on show: a new child is not)
+        # The window grows by the note's height; the rest keeps the room it had.
+        room = window.width() - layout.contentsMargins().left() - layout.contentsMargins().right()
+        window.resize(window.width(),
+                      window.height() + note.heightForWidth(room) + max(layout.spacing(), 0))
 
 
 class GuideChooser(QDialog):
