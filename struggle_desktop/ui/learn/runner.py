@@ -24,7 +24,9 @@ small chooser that lists each guide's title and summary (``choose_guide``); the 
 dialog's button starts the guide of the game selected there.
 
 The callout sits beside its target without covering it; beside a sector it stays over the map
-(the map scrolls to make room), so the panels' lists and buttons stay free.
+(the map scrolls to make room), so the panels' lists and buttons stay free. A step may also
+have words for a window its action opens (``dialog``: the odds window of an attack): they are
+put at the top of that window while it is open.
 
 Targets are named by stable means, so a guide survives a change of layout: a panel or widget
 by its objectName, a sector by the game's number for it, or a spot on a game's own board by a
