@@ -6,7 +6,8 @@ is in range of, and games end at the turn limit with no house fighting (docs/bal
 *hard* preset of NH-AI-14 (``campaign: true`` in ``assets/tables/nobles/ai.yaml``) plays section
 20 with three changes, all decided for issue 19 (the rules leave the AI's strength open):
 
-- **Lean garrisons.** The homeworld keeps NH-AI-6's garrison (D >= T, at least one army). Any
+- **Lean garrisons.** The homeworld keeps NH-AI-6's garrison (at least one army), but against
+  ``home_guard_share`` of T only (issue 28: every enemy keeps its own garrisons too). Any
   other world keeps ``world_min_armies`` (one army blocks an enemy's Diplomacy there, NH-NOB-11)
   and then only as many more as bring its D up to ``world_guard_share`` of T; the rest are free
   to strike.
@@ -32,7 +33,8 @@ Issue 28 added the war aims, so that the house plays for NH-VIC-1 and NH-VIC-4:
   homeworld replaces. Until then the armies gather beside the target (the staging), and the
   ships that the armies standing with them do not need fly to armies that have none, so
   that the strike goes in one turn. With ``focus_objective`` no strike goes at another
-  house's armies while the objective stands.
+  house's armies while the objective stands, but at a homeworld or at a stack of at most
+  ``focus_side_defence``.
 - **Shipyards.** A house holding no world that sells jumpships values such worlds
   ``shipless_yard_bonus`` more as targets, and its Diplomacy takes one first.
 - **Transport.** A jumpship at every shipyard it holds while its armies lack ships, and on
