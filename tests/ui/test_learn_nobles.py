@@ -4,7 +4,9 @@ the Decision panel and Do it, a double-click in the Recruit and Actions panels, 
 jumpship, ticks in the Ship panel, a drag of the jumpship to a hex, the panels' buttons. The
 program house plays its turns in between at the window's own pace (its moves are marked on
 the map one after another), and every step is looked at once the program has finished: its
-target must exist, be in view on the screen and not be covered by the callout.
+target must exist, be in view on the screen and not be covered by the callout, and the
+callout must show its whole text. Back is tried once (after the first jump: the jump and its
+loads are taken back, the person jumps again).
 
 The story the steps tell (NH-SETUP-2: the homeworld; NH-REC-3: a purchase; NH-MOV-2 and
 NH-MOV-8: a jump with cargo; NH-BAT-3 and NH-BAT-11: a battle won by the person's own strike)
@@ -42,6 +44,9 @@ guide = load_guide(path) if path else next(g for g in available_guides()
 #: What the reading steps ask the person to do before Next: click a ship, tick its cargo.
 CLICK_SHIP = {"pick-ship": "A-JS1", "reload": "A-JS1"}
 TICK = {"cargo": ["A-AB1", "A-AB2", "A-N3"], "reload": ["A-AB1", "A-AB2", "A-N3"]}
+#: After this step the guide's Back is tried once.
+BACK_AFTER = "jump"
+went_back = False
 
 
 def settle():
@@ -246,6 +251,23 @@ for k, step in enumerate(guide.steps):
             problems.append(f"{where}: {step.wanted} was not performed")
             break
     walked.append(step.id)
+    if step.id == BACK_AFTER and not went_back:
+        # Back from the next step takes the jump back (the game's Undo, the loads with it);
+        # the person ticks the cargo and drags again, and the guide goes on.
+        went_back = True
+        wait_for_person(window)
+        click(runner.callout.back)
+        ship = window.document.board["units"][step.wanted["ship"]]
+        if runner.index != k or ship["hex"] != [1, 1] or ship["cargo"]:
+            problems.append(f"{where}: Back left the guide at step {runner.index + 1} and "
+                            f"{step.wanted['ship']} at {ship['hex']} carrying {ship['cargo']}")
+            break
+        tick(window, TICK["cargo"])
+        perform(window, runner, step)
+        if runner.index != k + 1:
+            problems.append(f"{where}: after Back and the jump again the guide is at step "
+                            f"{runner.index + 1}")
+            break
 wait_for_person(window)
 # Names the window does not know point at nothing (the runner then puts its callout aside).
 for name in ("hex:1111", "hex:0000", "hex:7-4", "unit:B-JS99", "region:north"):
