@@ -299,3 +299,24 @@ def test_the_noble_houses_guide_plays_to_its_end_at_1366x768(tmp_path, monkeypat
     assert "A takes control of Marx" in report["story"]
     assert "House Gurati wins the battle at 7,4" in report["story"]
     assert (report["continued"] > 0) == (speed == "step")
+
+
+def test_every_rule_the_noble_houses_guide_cites_is_a_rule_of_the_game():
+    """A step's rule IDs link to the rules reference and the house-rules page: each must be a
+    rule of Noble Houses (assets/rules/nobles-rules.yaml), every step names at least one, and
+    the guide's scenario and options set up a game of one person against one program house."""
+    import yaml
+
+    from struggle_desktop.engine.paths import assets_dir
+    from struggle_desktop.games import get_game
+    from struggle_desktop.ui.learn.loader import available_guides
+
+    guide = next(g for g in available_guides() if g.id == "nobles-first-game")
+    rules = yaml.safe_load((assets_dir() / "rules" / "nobles-rules.yaml").read_text())
+    known = {r["id"] for r in rules["rules"]}
+    for step in guide.steps:
+        assert step.rules, step.id
+        assert set(step.rules) <= known, (step.id, set(step.rules) - known)
+    game = get_game(guide.game)
+    state = game.setup(guide.scenario, guide.seed, dict(guide.options))     # no BadOption
+    assert game.players(state) == {"A": "human", "B": "ai"}
