@@ -40,8 +40,6 @@ def until_a_fight_may_be_resolved(win, limit: int = 300) -> list[int]:
     raise AssertionError("no fight to resolve")
 
 
-@pytest.mark.xfail(strict=True, reason="Battles: a fleet that may not move, dragged onto a "
-                   "region whose fight may be resolved, resolves it (issue 27, open)")
 def test_a_fleet_that_may_not_move_dragged_onto_a_region_plays_nothing(make_window):
     win = make_window()
     assert win.new_game("battles", "civil-war", 1, {"blue_player": "human",

@@ -68,15 +68,6 @@ SCREENS = {
 
 #: The defects still open, each seen failing here (issue 27): (screen or "*", walk, check).
 OPEN_DEFECTS: dict[tuple[str, str, str], str] = {
-    ("*", "battles", "why-pickup"):
-        "Battles: a fleet that may not move now, dragged onto a region, goes back without a "
-        "word (the Struggle map says why a counter stays)",
-    ("*", "nobles", "why-pickup"):
-        "Noble Houses: a jumpship that may not jump now, dragged to another hex, goes back "
-        "without a word",
-    ("laptop", "battles", "why-click"):
-        "Battles: while a region to resolve is asked, a click on a region with no fight does "
-        "nothing and says nothing",
     ("desktop", "freedom-a1", "still"):
         "Freedom a1 at 1920x1080: after the call-off answer the centre's Continue button "
         "(24, 170, 96x26) is where Roll now is",

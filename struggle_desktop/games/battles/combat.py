@@ -76,6 +76,32 @@ def single_shot_allowed(ctx: Ctx, fid: str) -> bool:
     return ctx.fleet(fid)["type"] == "WS" and ctx.option("fire_main_weapon")
 
 
+def firer_refusal(ctx: Ctx, pending: dict, action: dict) -> str | None:
+    """Why ``action``'s firer may not be given a target now, when a rule says why (for the
+    window's refusal of a drag); None when the firer may fire (a refused target is then
+    the base refusal's business) or nothing below explains it."""
+    fid, side = action.get("firer"), pending["role"]
+    if pending["kind"] != "targets":      # BFG-CMB-4: targets are chosen in a fight's segment
+        return f"targets are chosen during a fight's segments, not now ({pending['text']})"
+    if not isinstance(fid, str) or fid not in ctx.state["fleets"]:
+        return None
+    fleet, label = ctx.fleet(fid), ctx.fleet_label(fid)
+    battle = ctx.state["battle"]
+    region, segment = battle["region"], battle["segment"]
+    if fleet["owner"] != side:
+        return f"{label} is {SHORT[fleet['owner']]}'s fleet, not {SHORT[side]}'s"
+    if fid not in ctx.in_region(region, side):
+        return f"{label} is not in the fight in {ctx.region_name(region)}"
+    declared = battle["targets"][side].get(fid)
+    if declared is not None:
+        return f"{label} already fires at {ctx.fleet_label(declared['target'])} (the " \
+               f"answer \"Choose another target for {label}\" changes it)"
+    if fid not in firers(ctx, region, side, segment):     # BFG-CMB-3
+        return f"{label} does not fire in the {SEGMENT_NAMES[segment]} segment (its " \
+               "value there is 0)"
+    return None
+
+
 @legal("targets")
 def legal_targets(ctx: Ctx, p: dict) -> list[dict]:
     side = p["role"]

@@ -168,10 +168,14 @@ class BattlesGame(FlowGame):
         return f"it is {pending['role'].capitalize()}'s decision, not {str(role).capitalize()}'s"
 
     def refusal(self, ctx, pending: dict, action: dict) -> str:
-        """Why a chit cannot be played now, in the rules' terms; other answers as the base."""
-        if action.get("verb") != "play":
-            return super().refusal(ctx, pending, action)
-        return chit_refusal(ctx, pending, action) or super().refusal(ctx, pending, action)
+        """Why a chit cannot be played, a region resolved, a fleet deployed or a firer given
+        a target now, in the rules' terms; other answers (and what these do not explain) as
+        the base."""
+        explain = {"play": chit_refusal, "resolve": turn.resolve_refusal,
+                   "assign": turn.deploy_refusal,
+                   "target": combat.firer_refusal}.get(action.get("verb"))
+        return ((explain(ctx, pending, action) if explain else None)
+                or super().refusal(ctx, pending, action))
 
     def log_entries(self, state: dict, start: int = 0, role: str = "public") -> list[dict]:
         from struggle_desktop.games.battles.view import visible_log

@@ -514,6 +514,47 @@ def chit_refusal(ctx: Ctx, pending: dict, action: dict) -> str | None:
     return None
 
 
+def resolve_refusal(ctx: Ctx, pending: dict, action: dict) -> str | None:
+    """Why ``action``, resolving a region, is not among the legal actions, when a rule says
+    why (for the window's refusal of a click on a region); None when none below explains it."""
+    region = action.get("region")
+    if pending["kind"] != "action":       # BFG-ACT-3: resolving a region is an action
+        return f"regions are resolved as an action of the Actions phase, not now " \
+               f"({pending['text']})"
+    if not isinstance(region, int) or isinstance(region, bool) or not 1 <= region <= 6:
+        return None
+    left = ", ".join(ctx.region_name(n) for n in ctx.unresolved())
+    if ctx.region(region)["resolved"]:    # BFG-ACT-4: each region once a turn
+        return f"{ctx.region_name(region)} has been resolved this turn; still to resolve: {left}"
+    return None
+
+
+def deploy_refusal(ctx: Ctx, pending: dict, action: dict) -> str | None:
+    """Why ``action``, assigning a fleet to a region, is not among the legal actions, when a
+    rule says why (for the window's refusal of a drag); None when none below explains it."""
+    fid, side = action.get("fleet"), pending["role"]
+    if pending["kind"] != "deploy":       # BFG-DEP-1: fleets are assigned while deploying
+        return f"fleets are assigned to regions in the Deployment phase, not now " \
+               f"({pending['text']})"
+    if not isinstance(fid, str) or fid not in ctx.state["fleets"]:
+        return None
+    fleet, label = ctx.fleet(fid), ctx.fleet_label(fid)
+    if fleet["owner"] != side:
+        return f"{label} is {SHORT[fleet['owner']]}'s fleet, not {SHORT[side]}'s"
+    if fid in deployable(ctx, side):
+        return None
+    at = fleet["at"]
+    if at == "garrison":                  # BFG-DEP-5, BFG-GAR-6: garrisons stay
+        return f"{label} garrisons {ctx.region_name(fleet['region'])}: a garrison stays " \
+               "where it is; only the fleets on your display are deployed"
+    if at == "map":
+        return f"{label} is on the map in {ctx.region_name(fleet['region'])}; only the " \
+               "fleets on your display are deployed"
+    where = {"common": "in the common pool", "supply": "in your Trans-human supply",
+             "pool": "in your force pool, not built"}.get(at, "not on your display")
+    return f"{label} is {where}; only the fleets on your display are deployed"
+
+
 def tactical_targets(ctx: Ctx, side: str) -> list[str]:
     """BFG-CHIT-12, BFG-CHIT-13: own fleets on the map in unresolved regions, not a WS, not already
     carrying a chit."""

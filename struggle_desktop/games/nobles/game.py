@@ -238,5 +238,11 @@ class NoblesGame(FlowGame):
     def wrong_role_reason(self, pending: dict, role: str) -> str:
         return f"it is house {pending['role']}'s decision, not house {role}'s"
 
+    def refusal(self, ctx, pending: dict, action: dict) -> str:
+        """Why a jump is not possible now, in the rules' terms; other answers as the base."""
+        reason = turn.jump_refusal(ctx, pending, action) if action.get("verb") == "jump" \
+            else None
+        return reason or super().refusal(ctx, pending, action)
+
     def opponent(self, role: str) -> str:
         return next(r for r in ROLES if r != role)

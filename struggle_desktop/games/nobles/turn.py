@@ -646,6 +646,39 @@ def unload_unmoved(ctx: Ctx, letter: str) -> None:
                 u["ship"] = None
 
 
+def jump_refusal(ctx: Ctx, pending: dict, action: dict) -> str | None:
+    """Why ``action``, a jump, is not one of the Movement answers, when a rule says why (for
+    the window's refusal of a drag); None when nothing below explains it."""
+    ship, letter, to = action.get("ship"), pending["role"], action.get("to")
+    if pending["kind"] != "move":         # NH-MOV-13: ships move in the Movement phase
+        return f"ships jump in the Movement phase, not now ({pending['text']})"
+    units = ctx.state["units"]
+    if not isinstance(ship, str) or ship not in units:
+        return None
+    if units[ship]["owner"] != letter:
+        return f"{ship} belongs to house {units[ship]['owner']}, not to house {letter}"
+    if not ctx.utype(ship).is_ship:       # NH-MOV-1: the others travel aboard jumpships
+        return f"{ship} does not move on its own: it travels aboard a jumpship"
+    if units[ship]["moved"]:              # NH-MOV-14: each ship moves once a turn
+        return f"{ship} has moved this turn already"
+    reach, start = destinations(ctx, ship), units[ship]["hex"]
+    if not reach:
+        return f"{ship} has no system within a jump of ({start[0]},{start[1]})"
+    if not (isinstance(to, list) and len(to) == 2 and all(type(v) is int for v in to)) \
+            or any(same_json(to, h) for h in reach):
+        return None
+    where, feature = f"({to[0]},{to[1]})", ctx.feature(to) or {}
+    if not (1 <= to[0] <= ctx.map["width"] and 1 <= to[1] <= ctx.map["height"]):
+        return f"{where} is off the map"
+    if feature.get("kind") == "obstacle":                    # NH-MOV-5
+        return f"{where} is a {feature['obstacle'].replace('_', ' ')}: no jumpship enters it"
+    if feature.get("kind") is None:                          # NH-MOV-3, NH-MOV-6
+        return f"{where} is empty space: a jump ends in a system"
+    return (f"{ship} cannot reach {where} from ({start[0]},{start[1]}): a jump goes at most "
+            f"{ctx.state['options']['jump_range']} hexes, round nebulas, black holes and "
+            "supernovas")                                    # NH-MOV-6
+
+
 @legal("move")
 def legal_move(ctx: Ctx, pending: dict) -> list[dict]:
     return moves(ctx, pending["role"]) + [done()]

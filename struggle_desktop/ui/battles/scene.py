@@ -12,7 +12,10 @@ Gestures, as signals the window turns into actions:
   display (``"display:SIDE"``), or in the battle mini-map onto another counter
   (``"fleet:ID"``) or the open map (``"battle"``); a drop onto a counter outside the
   mini-map counts as one on the region or display it stands in;
-* ``region_clicked(n)`` and ``fleet_clicked(id)``;
+* ``region_clicked(n)`` and ``fleet_clicked(id)``: a press and release in place (a drag,
+  of a counter or across the table, is never a click, wherever it ends);
+* ``pickup_refused(id)``: a counter that may not move now was dragged (it stays where it is
+  and the window says why);
 * ``fight_closed()``: the Close button of a finished fight's mini-map (the window keeps a
   fight's mini-map open after its end, drawn from ``show_board(board, finished_fight)``).
 
@@ -25,8 +28,8 @@ from typing import Callable
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF)
-from PySide6.QtWidgets import (QGraphicsObject, QGraphicsRectItem, QGraphicsScene,
-                               QGraphicsSimpleTextItem, QGraphicsTextItem)
+from PySide6.QtWidgets import (QApplication, QGraphicsObject, QGraphicsRectItem,
+                               QGraphicsScene, QGraphicsSimpleTextItem, QGraphicsTextItem)
 
 FONT = "DejaVu Sans"
 COLOURS = {"blue": QColor("#2d6cb5"), "red": QColor("#b5332e")}
@@ -119,6 +122,7 @@ class CounterItem(QGraphicsObject):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self._press: QPointF | None = None
         self._home = QPointF()
+        self._refused = False             # this press dragged a counter that may not move
         self.setZValue(10)
 
     def boundingRect(self) -> QRectF:
@@ -191,27 +195,42 @@ class CounterItem(QGraphicsObject):
         self._press = event.scenePos()
         self._home = self.pos()
         self._z = self.zValue()
+        self._refused = False
         self.setZValue(100)
         if self.board_scene.draggable(self.fleet_id):
             self.board_scene.show_targets(self.fleet_id)   # where it may go, while held
         event.accept()
 
     def mouseMoveEvent(self, event) -> None:
-        if self._press is None or not self.board_scene.draggable(self.fleet_id):
+        if self._press is None:
+            return
+        moved = (event.scenePos() - self._press).manhattanLength() > 6
+        if not self.board_scene.draggable(self.fleet_id):
+            # It stays put; the first move of a drag says why (once), as the Struggle map
+            # does, instead of letting the counter go back without a word.
+            if moved and not self._refused:
+                self._refused = True
+                self.setCursor(Qt.CursorShape.ForbiddenCursor)
+                self.board_scene.pickup_refused.emit(self.fleet_id)
             return
         self.setPos(self._home + event.scenePos() - self._press)
 
     def mouseReleaseEvent(self, event) -> None:
         press, self._press = self._press, None
+        refused, self._refused = self._refused, False
         self.setZValue(getattr(self, "_z", 10))
         self.board_scene.clear_targets()
         if press is None:
             return
         moved = (event.scenePos() - press).manhattanLength() > 6
         self.setPos(self._home)
-        if moved and self.board_scene.draggable(self.fleet_id):
+        if refused:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)   # it has said why
+        elif moved and self.board_scene.draggable(self.fleet_id):
             self.board_scene.drop(self.fleet_id, event.scenePos())
-        elif not moved:
+        elif moved:
+            self.board_scene.pickup_refused.emit(self.fleet_id)  # no move came in between
+        else:
             self.board_scene.fleet_clicked.emit(self.fleet_id)
 
 
@@ -263,6 +282,8 @@ class BattlesScene(QGraphicsScene):
     fleet_dropped = Signal(str, str)
     region_clicked = Signal(int)
     fleet_clicked = Signal(str)
+    #: A counter that may not move now was dragged: it stays, the window says why.
+    pickup_refused = Signal(str)
     #: The player closed the finished fight's mini-map.
     fight_closed = Signal()
 
@@ -282,6 +303,7 @@ class BattlesScene(QGraphicsScene):
         self.board: dict | None = None
         self.note_text = ""
         self.close_button: CloseButton | None = None
+        self._press_taken = False         # the last press went to an item (a counter...)
 
     def map_rect(self) -> QRectF:
         return self.sceneRect()
@@ -326,9 +348,23 @@ class BattlesScene(QGraphicsScene):
                 return
         self.fleet_dropped.emit(fleet_id, "")
 
+    def mousePressEvent(self, event) -> None:
+        super().mousePressEvent(event)
+        self._press_taken = self.mouseGrabberItem() is not None
+
     def mouseReleaseEvent(self, event) -> None:
+        """A click on a region: a press on the bare table let go where it was. A release that
+        ends a counter's drag, a pan, or any drag across the table is no click (a counter
+        that may not move, dragged onto a region whose fight may be resolved, resolved it)."""
+        taken, self._press_taken = self._press_taken, False
         super().mouseReleaseEvent(event)
+        if taken or event.button() != Qt.MouseButton.LeftButton:
+            return
         if event.isAccepted() and self.mouseGrabberItem() is not None:
+            return
+        left = Qt.MouseButton.LeftButton
+        travelled = (event.screenPos() - event.buttonDownScreenPos(left)).manhattanLength()
+        if travelled >= QApplication.startDragDistance():
             return
         pos = event.scenePos()
         if any(isinstance(i, CounterItem) for i in self.items(pos)):

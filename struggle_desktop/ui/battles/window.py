@@ -18,6 +18,9 @@ it back); in a fight drag a firer onto an enemy counter to target it; click a re
 it; click a fleet to add it to or take it from a garrison, or to lose it to pursuit fire;
 double-click a chit in the hand to play it (the decision list then shows its choices);
 Ctrl+wheel (or the wheel) zooms about the pointer, Ctrl+plus/minus zoom, Ctrl+0 fits the table.
+A fleet that may not move now, dragged, stays where it is and the status bar says why (the
+game's reason, or what the question asks instead), as does a click on a region that may not
+be resolved while one is asked; a drag is never taken for a click.
 
 Each step's "Done" (discarding, deploying, building, setting up the defence) has a button
 of its own in a fixed place in the Turn panel, live while that step may end. A fight's
@@ -448,6 +451,8 @@ class BattlesWindow(SeatedWindow):
         self.scene.fleet_dropped.connect(self.fleet_dropped)
         self.scene.region_clicked.connect(self.region_clicked)
         self.scene.fleet_clicked.connect(self.fleet_clicked)
+        self.scene.pickup_refused.connect(
+            lambda fleet_id: self.show_message(f"Not possible: {self.pickup_refusal(fleet_id)}"))
         self.scene.fight_closed.connect(self.close_finished_fight)
         self.centre.setCurrentWidget(self.view)
         QTimer.singleShot(0, self.view.fit)
@@ -617,10 +622,48 @@ class BattlesWindow(SeatedWindow):
         return bool(player) and fleet_id in player["display"] and fleet_id not in player["plan"]
 
     def region_clicked(self, n: int) -> None:
-        for a in self.prompt_actions():
-            if a["verb"] == "resolve" and a["region"] == n:
+        """Resolve region ``n`` if that is an answer now; while a region to resolve is asked,
+        a click on one that may not be resolved says why (the game's words)."""
+        resolve = [a for a in self.prompt_actions() if a["verb"] == "resolve"]
+        for a in resolve:
+            if a["region"] == n:
                 self.perform(a)
                 return
+        if resolve:
+            reason = self.document.check({"verb": "resolve", "region": n})
+            self.show_message(f"Not possible: {reason or 'that region cannot be resolved now'}")
+
+    def pickup_refusal(self, fleet_id: str) -> str:
+        """Why ``fleet_id`` may not be dragged now (said when the player tries, as the
+        Struggle map does): the game's reason where the question moves fleets (deploying,
+        choosing targets), else what the question asks instead."""
+        doc, board = self.document, self.document.board
+        if board is None:
+            return "no game is open"
+        if board.get("outcome"):
+            return "the game is over"
+        prompt = board.get("prompt")
+        if prompt is None:
+            waiting = board.get("waiting_for")
+            return (f"it is {SIDE_TITLES[waiting]}'s turn" if waiting in SIDE_TITLES
+                    else "nothing is asked of you now")
+        actions = self.prompt_actions()
+        verbs = {a["verb"] for a in actions}
+        reason = None
+        if verbs & {"assign", "unassign"}:
+            reason = doc.check({"verb": "assign", "fleet": fleet_id, "region": 1})
+        elif verbs & {"target", "untarget"}:
+            target = next((a["target"] for a in actions if a["verb"] == "target"), "")
+            reason = doc.check({"verb": "target", "firer": fleet_id, "target": target})
+        if reason:
+            return reason
+        if verbs & {"garrison_add", "garrison_remove", "lose"}:
+            how = "click a fleet to choose it"
+        elif "resolve" in verbs:
+            how = "click a region to resolve it, or answer in the Decision panel"
+        else:
+            how = "the Decision panel lists the answers"
+        return f"no fleet is dragged now ({prompt['text']}); {how}"
 
     def fleet_clicked(self, fleet_id: str) -> None:
         for a in self.prompt_actions():

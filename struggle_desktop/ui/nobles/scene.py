@@ -29,7 +29,9 @@ Colour is never the only clue: stacks and tokens carry the house letter.
 Gestures, as signals the window turns into actions:
 
 * ``ship_dropped(ship, "x,y")`` — a token dragged to a hex (``""`` off the map);
-* ``ship_clicked(ship)`` and ``hex_clicked("x,y")``.
+* ``ship_clicked(ship)`` and ``hex_clicked("x,y")``;
+* ``pickup_refused(ship)`` — a token that may not move now was dragged (it stays where it
+  is and the window says why).
 
 While a token is held, ``drop_targets(ship)`` (set by the window: the legal ``jump`` actions)
 says which hexes to light.
@@ -138,6 +140,7 @@ class ShipToken(QGraphicsObject):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self._press: QPointF | None = None
         self._home = QPointF()
+        self._refused = False             # this press dragged a token that may not move
         self.setZValue(20)
 
     @property
@@ -227,27 +230,41 @@ class ShipToken(QGraphicsObject):
         self._press = event.scenePos()
         self._home = self.pos()
         self._z = self.zValue()
+        self._refused = False
         self.setZValue(100)
         if self.board_scene.draggable(self.unit_id):
             self.board_scene.show_targets(self.unit_id)
         event.accept()
 
     def mouseMoveEvent(self, event) -> None:
-        if self._press is None or not self.board_scene.draggable(self.unit_id):
+        if self._press is None:
+            return
+        if not self.board_scene.draggable(self.unit_id):
+            # It stays put; the first move of a drag says why (once), as the Struggle map
+            # does, instead of letting the token go back without a word.
+            if (event.scenePos() - self._press).manhattanLength() > 6 and not self._refused:
+                self._refused = True
+                self.setCursor(Qt.CursorShape.ForbiddenCursor)
+                self.board_scene.pickup_refused.emit(self.unit_id)
             return
         self.setPos(self._home + event.scenePos() - self._press)
 
     def mouseReleaseEvent(self, event) -> None:
         press, self._press = self._press, None
+        refused, self._refused = self._refused, False
         self.setZValue(getattr(self, "_z", 20))
         self.board_scene.clear_targets()
         if press is None:
             return
         moved = (event.scenePos() - press).manhattanLength() > 6
         self.setPos(self._home)
-        if moved and self.board_scene.draggable(self.unit_id):
+        if refused:
+            self.setCursor(Qt.CursorShape.PointingHandCursor)   # it has said why
+        elif moved and self.board_scene.draggable(self.unit_id):
             self.board_scene.drop(self.unit_id, event.scenePos())
-        elif not moved:
+        elif moved:
+            self.board_scene.pickup_refused.emit(self.unit_id)   # no move came in between
+        else:
             self.board_scene.ship_clicked.emit(self.unit_id)
 
 
@@ -299,6 +316,8 @@ class NoblesScene(QGraphicsScene):
     ship_dropped = Signal(str, str)
     ship_clicked = Signal(str)
     hex_clicked = Signal(str)
+    #: A token that may not move now was dragged: it stays, the window says why.
+    pickup_refused = Signal(str)
 
     def __init__(self, layout: dict, parent=None):
         super().__init__(parent)

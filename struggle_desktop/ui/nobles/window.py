@@ -16,7 +16,8 @@ decision, log and dice panels, and the rules of who sits at the screen:
 
 Gestures: drag a jumpship (or a Self Transport army) to a lit hex to jump there — the units
 ticked in the Ship panel are loaded first; click a ship, then a lit hex, for the same
-without dragging; click a hex to see everything in it. Every other decision (recruiting,
+without dragging; click a hex to see everything in it. A ship that may not jump now,
+dragged, stays where it is and the status bar says why. Every other decision (recruiting,
 Noble actions, nuke launches, casualties, commands, sacrifices) is answered in the decision
 panel, purchases also in the Recruit panel (a list that holds still while the house buys, and
 says why a purchase is gone) and Noble actions also in the Actions panel. A new prompt
@@ -271,6 +272,8 @@ class NoblesWindow(SeatedWindow):
         self.scene.ship_dropped.connect(self.ship_dropped)
         self.scene.ship_clicked.connect(self.ship_clicked)
         self.scene.hex_clicked.connect(self.hex_clicked)
+        self.scene.pickup_refused.connect(
+            lambda ship: self.show_message(f"Not possible: {self.pickup_refusal(ship)}"))
         self.centre.setCurrentWidget(self.map_page)
         QTimer.singleShot(0, self.view.first_view)
 
@@ -551,6 +554,23 @@ class NoblesWindow(SeatedWindow):
         shown = ", ".join(f"({x},{y})" for x, y in targets[:6])
         more = f" and {len(targets) - 6} more lit hexes" if len(targets) > 6 else ""
         return f"it may go to {shown}{more}"
+
+    def pickup_refusal(self, ship: str) -> str:
+        """Why ``ship`` may not be dragged now (said when the player tries, as the Struggle
+        map does): what is asked instead when no ship jumps now, else the rules' reason."""
+        board = self.document.board
+        if board is None:
+            return "no game is open"
+        if board.get("outcome"):
+            return "the game is over"
+        prompt = board.get("prompt")
+        if prompt is None:
+            waiting = board.get("waiting_for")
+            return f"it is house {waiting}'s turn" if waiting else "nothing is asked of you now"
+        if not any(a["verb"] == "jump" for a in self.prompt_actions()):
+            return f"no ship jumps now ({board['phase_name']}: {prompt['text']})"
+        return (self.document.check({"verb": "jump", "ship": ship, "to": None})
+                or f"{ship} cannot jump now")
 
     def ship_dropped(self, ship: str, key: str) -> None:
         """A ship dropped on a hex: its ticked cargo is loaded, then it jumps there; a drop
