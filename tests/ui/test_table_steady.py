@@ -68,9 +68,6 @@ SCREENS = {
 
 #: The defects still open, each seen failing here (issue 27): (screen or "*", walk, check).
 OPEN_DEFECTS: dict[tuple[str, str, str], str] = {
-    ("desktop", "freedom-a1", "still"):
-        "Freedom a1 at 1920x1080: after the call-off answer the centre's Continue button "
-        "(24, 170, 96x26) is where Roll now is",
 }
 
 

@@ -6,7 +6,9 @@ call-off prompt (the Call off buttons are in the groups table), Roll / Stop roll
 bonus segment (FIG-MIS-19), the mulligan offer (FIG-MIS-23), the players' results of fights,
 patrols, searches, torture, seats and atrocities (FIG-HOOK), missing ratings (FIG-CTX-9) and the
 phasing player's choices. ``act(action)`` carries an action out and returns None, or the rules'
-reason when the game refuses it — which the group form shows under its buttons.
+reason when the game refuses it — which the group form shows under its buttons. The step
+forms (call-off, bonus rolls, mulligans: ``step_form``) keep a place for every step button,
+so one that comes after a click is never where the clicked one was.
 
 No rule lives here: every button is a legal action of the prompt (or, in the group form, a
 combination the game checks and explains), every label comes from the board.
@@ -16,15 +18,26 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QFrame, QGridLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox,
-                               QVBoxLayout, QWidget)
+                               QGroupBox, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+                               QSpinBox, QVBoxLayout, QWidget)
 
 Act = Callable[[dict], "str | None"]
 #: Above this many answers a prompt without a form of its own points to the Decision panel.
 MAX_BUTTONS = 16
 REFUSED_STYLE = "color: #b3261e; font-weight: bold;"
+PRIMARY_STYLE = "font-weight: bold; padding: 4px 14px;"
+#: The Mission phase's step answers (FIG-MIS-16, FIG-MIS-19, FIG-MIS-23) as (slot, words),
+#: each with a place of its own in one row, in this order: a form shows its own buttons
+#: and keeps the others' places empty, so a button that comes after a click is never where
+#: the clicked one was (on a wide screen Roll came where Continue had been clicked, and a
+#: second click rolled a bonus die).
+STEP_SLOTS = (("continue", "Continue"), ("roll", "Roll"), ("stop", "Stop rolling"),
+              ("keep", "Keep the roll"), ("mulligan", "Spend a mulligan"))
+#: The height of a step question's place, with its note, in lines (a longer one scrolls in
+#: place): the row of step buttons under it is at the same height for every step.
+STEP_TEXT_LINES = 5
 
 
 def label(text: str, bold: bool = False, wrap: bool = True, muted: bool = False) -> QLabel:
@@ -48,7 +61,7 @@ def action_button(text: str, action: dict, act: Act, name: str = "",
     button.setProperty("action", action)
     if primary:
         button.setDefault(True)
-        button.setStyleSheet("font-weight: bold; padding: 4px 14px;")
+        button.setStyleSheet(PRIMARY_STYLE)
     button.clicked.connect(lambda _=False, a=dict(action): act(a))
     return button
 
@@ -90,56 +103,98 @@ def form_column(title: str) -> tuple[QWidget, QVBoxLayout]:
     return box, column
 
 
+def step_form(prompt: dict, note: str, offered: dict[str, tuple[str, dict]],
+              act: Act) -> QWidget:
+    """A Mission phase step: the question and ``note`` in a place of fixed height, then one
+    row with a place for each of ``STEP_SLOTS``; ``offered`` (slot -> (words, action)) fills
+    some, the first of them the default. Every place is the size of its words on a default
+    button, shown or not, so no button ever stands where another step's was."""
+    box = QWidget()
+    column = QVBoxLayout(box)
+    column.setContentsMargins(0, 0, 0, 0)
+    words = QWidget()
+    words_column = QVBoxLayout(words)
+    words_column.setContentsMargins(0, 0, 0, 0)
+    question = label(prompt["text"], bold=True)
+    words_column.addWidget(question)
+    if note:
+        words_column.addWidget(label(note, muted=True))
+    words_column.addStretch(1)
+    place = QScrollArea()
+    place.setObjectName("freedom-step-words")
+    place.setWidget(words)
+    place.setWidgetResizable(True)
+    place.setFrameShape(QFrame.Shape.NoFrame)
+    place.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    place.viewport().setAutoFillBackground(False)     # the box's own background
+    words.setAutoFillBackground(False)
+    place.setFixedHeight(question.fontMetrics().lineSpacing() * STEP_TEXT_LINES + 6)
+    column.addWidget(place)
+    row = QHBoxLayout()
+    first = next((slot for slot, _ in STEP_SLOTS if slot in offered), None)
+    for slot, default_words in STEP_SLOTS:
+        text, action = offered.get(slot, (default_words, None))
+        size = _step_size(text)
+        if action is None:
+            spacer = QWidget()
+            spacer.setObjectName(f"freedom-{slot}-place")
+            spacer.setFixedSize(size)
+            row.addWidget(spacer)
+            continue
+        button = action_button(text, action, act, f"freedom-{slot}", primary=slot == first)
+        button.setFixedSize(size)
+        row.addWidget(button)
+    row.addStretch(1)
+    column.addLayout(row)
+    return box
+
+
+def _step_size(text: str) -> QSize:
+    """The size of a default step button showing ``text``."""
+    probe = QPushButton(text)
+    probe.setStyleSheet(PRIMARY_STYLE)
+    probe.ensurePolished()
+    return probe.sizeHint()
+
+
 def call_off_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-MIS-16: Continue here; each active group's Call off button is in its table row."""
-    box, column = form_column(prompt["text"])
-    column.addWidget(label("A called-off group keeps its levels, is immune from now on and "
-                           "rolls no bonus dice. Use its Call off button in the groups table "
-                           "below, or go on:", muted=True))
     go = find(prompt["actions"], verb="continue")
-    if go is not None:
-        column.addLayout(row_of(action_button("Continue", go["action"], act,
-                                              "freedom-continue", primary=True)))
-    return box
+    return step_form(prompt, "A called-off group keeps its levels, is immune from now on and "
+                     "rolls no bonus dice. Use its Call off button in the groups table "
+                     "below, or go on:",
+                     {"continue": ("Continue", go["action"])} if go is not None else {}, act)
 
 
 def bonus_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-MIS-19: one bonus roll at a time, or stop the group."""
-    box, column = form_column(prompt["text"])
     gid = prompt.get("group")
     group = next((g for g in board.get("groups", []) if g["id"] == gid), None)
-    if group is not None:
-        column.addWidget(label(f"Only {group['mission']} ({group['mission_name']}) counts on "
-                               f"these rolls; level {group['level']} so far, "
-                               f"{group['rolled']} of {group['count']} dice rolled.",
-                               muted=True))
-    buttons = []
+    note = (f"Only {group['mission']} ({group['mission_name']}) counts on these rolls; level "
+            f"{group['level']} so far, {group['rolled']} of {group['count']} dice rolled."
+            if group is not None else "")
+    offered = {}
     roll = find(prompt["actions"], verb="roll")
     stop = find(prompt["actions"], verb="stop")
     if roll is not None:
-        buttons.append(action_button("Roll", roll["action"], act, "freedom-roll", primary=True))
+        offered["roll"] = ("Roll", roll["action"])
     if stop is not None:
-        buttons.append(action_button("Stop rolling", stop["action"], act, "freedom-stop"))
-    column.addLayout(row_of(*buttons))
-    return box
+        offered["stop"] = ("Stop rolling", stop["action"])
+    return step_form(prompt, note, offered, act)
 
 
 def mulligan_form(prompt: dict, board: dict, act: Act) -> QWidget:
     """FIG-MIS-23: keep the roll, or spend a mulligan to roll it again."""
-    box, column = form_column(prompt["text"])
+    offered = {}
     keep = find(prompt["actions"], verb="keep")
     again = find(prompt["actions"], verb="mulligan")
-    buttons = []
     if keep is not None:
-        buttons.append(action_button("Keep the roll", keep["action"], act, "freedom-keep",
-                                     primary=True))
+        offered["keep"] = ("Keep the roll", keep["action"])
     if again is not None:
         held = prompt.get("held")
-        buttons.append(action_button(
-            "Spend a mulligan" + (f" ({held} held)" if held is not None else ""),
-            again["action"], act, "freedom-mulligan"))
-    column.addLayout(row_of(*buttons))
-    return box
+        offered["mulligan"] = ("Spend a mulligan" + (f" ({held} held)" if held is not None
+                                                     else ""), again["action"])
+    return step_form(prompt, "", offered, act)
 
 
 def value_form(prompt: dict, board: dict, act: Act) -> QWidget:

@@ -80,6 +80,10 @@ class FreedomWindow(GameWindow):
     # ================================================================== building
     def build_centre(self) -> None:
         page, column, _ = self.banner_page("freedom", "#1f2b3d", 11, margins=(12, 6, 12, 6))
+        # Two lines kept for the banner's words: a question of one line after one of two
+        # moved every control below by a line (Roll came up towards where Continue was).
+        self.banner_text.ensurePolished()
+        self.banner_text.setMinimumHeight(2 * self.banner_text.fontMetrics().lineSpacing())
         self.modes = QStackedWidget()
         self.resolution = ResolutionView(self.attempt)
         self.resolution.copy_done = lambda _text: self.show_message(
