@@ -95,3 +95,21 @@ def test_a_fleet_that_may_not_fire_says_why():
     reason = GAME.check_action(after, side, {"verb": "target", "firer": firer,
                                              "target": target})
     assert reason.startswith(f"{firer} already fires at {target}"), reason
+
+
+def test_a_fleet_with_no_value_in_the_segment_does_not_fire():
+    """BFG-CMB-3: a fleet in the fight whose value for the segment is 0 fires nothing in it."""
+    def idle_in_the_fight(state):
+        battle, side = state["battle"], state["pending"]["role"]
+        return any(f["owner"] == side and f["region"] == battle["region"]
+                   and f["at"] in ("map", "garrison") and f["type"] == "CG"
+                   and battle["segment"] == "mil" for f in state["fleets"].values())
+    session = session_at("targets", when=idle_in_the_fight)
+    state = session.state
+    side = state["pending"]["role"]
+    idle = next(fid for fid, f in sorted(state["fleets"].items())
+                if f["owner"] == side and f["region"] == state["battle"]["region"]
+                and f["at"] in ("map", "garrison") and f["type"] == "CG")
+    target = next(a["target"] for a in GAME.legal_actions(state, side) if a["verb"] == "target")
+    reason = GAME.check_action(state, side, {"verb": "target", "firer": idle, "target": target})
+    assert reason == f"{idle} does not fire in the Military segment (its value there is 0)"
