@@ -5,7 +5,10 @@ jumpship, ticks in the Ship panel, a drag of the jumpship to a hex, the panels' 
 program house plays its turns in between at the window's own pace (its moves are marked on
 the map one after another), and every step is looked at once the program has finished: its
 target must exist, be in view on the screen and not be covered by the callout, and the
-callout must show its whole text. Back is tried once (after the first jump: the jump and its
+callout must show its whole text. A wrong jump first gets the step's hint and is taken back
+with Undo. Twice Next is pressed while the program house still plays: its moves, and its own
+Done, must neither draw the hint nor end the person's step (seen failing on the runner that
+counted every seat's actions). Back is tried once (after the first jump: the jump and its
 loads are taken back, the person jumps again).
 
 The story the steps tell (NH-SETUP-2: the homeworld; NH-REC-3: a purchase; NH-MOV-2 and
@@ -22,7 +25,7 @@ import pytest
 from conftest import run_on_screen
 
 PROBE = r"""
-import json, os, sys, tempfile, time
+import dataclasses, json, os, sys, tempfile, time
 sys.path.insert(0, sys.argv[1])
 from PySide6.QtCore import QPoint, QRect, QSettings, Qt
 from PySide6.QtTest import QTest
@@ -44,6 +47,11 @@ guide = load_guide(path) if path else next(g for g in available_guides()
 #: What the reading steps ask the person to do before Next: click a ship, tick its cargo.
 CLICK_SHIP = {"pick-ship": "A-JS1", "reload": "A-JS1"}
 TICK = {"cargo": ["A-AB1", "A-AB2", "A-N3"], "reload": ["A-AB1", "A-AB2", "A-N3"]}
+#: Reading steps whose Next is pressed while the program house still plays (as an impatient
+#: person does): its moves, and its own Done, must neither end the next step nor draw a hint.
+HURRY = ("watch", "marx")
+#: At this step another move is made first (a jump elsewhere), then taken back.
+WRONG_FIRST, WRONG_FIRST_TO = "jump", [3, 1]
 #: After this step the guide's Back is tried once.
 BACK_AFTER = "jump"
 went_back = False
@@ -204,7 +212,8 @@ runner = GuideRunner(window, guide)
 assert runner.start()
 screen = window.screen().availableGeometry()
 for k, step in enumerate(guide.steps):
-    wait_for_person(window)
+    if step.id not in HURRY:
+        wait_for_person(window)
     where = f"step {k + 1} ({step.id})"
     if runner.index != k:
         problems.append(f"{where}: the guide is at step {runner.index + 1}")
@@ -245,6 +254,19 @@ for k, step in enumerate(guide.steps):
     else:
         if runner.callout.next.isVisible():
             problems.append(f"{where}: Next is offered before the move is made")
+        if step.id == WRONG_FIRST:
+            # Another move than the step's (a jump to another lit hex) is taken as usual and
+            # gets the step's hint; Undo (the menu's, as Ctrl+Z) takes it and its loads back.
+            wrong = dict(step.wanted, to=WRONG_FIRST_TO)
+            perform(window, runner, dataclasses.replace(step, until={"action": wrong}))
+            hint = runner.callout.hint
+            if runner.index != k or not hint.isVisible() or step.hint.strip() not in hint.text():
+                problems.append(f"{where}: a jump to {WRONG_FIRST_TO} left the guide at step "
+                                f"{runner.index + 1}, hint {hint.isVisible()}: {hint.text()!r}")
+            while len(window.document.session.actions) > before:
+                window.act_undo.trigger()
+                settle()
+            tick(window, TICK["cargo"])
         perform(window, runner, step)
         mine = [a for a in window.document.session.actions[before:] if a["role"] == "A"]
         if not mine:
