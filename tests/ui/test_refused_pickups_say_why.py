@@ -126,3 +126,35 @@ def test_nobles_a_jumpship_dragged_outside_the_movement_says_what_is_asked(make_
     assert text == (f"Not possible: no ship jumps now ({board['phase_name']}: "
                     f"{board['prompt']['text']})")
     assert tuple(win.document.board["units"][ship]["hex"]) == here
+
+
+def test_battles_a_click_that_jitters_a_little_is_still_a_click(make_battles):
+    """BFG-GAR-1: a fleet clicked to join the garrison, with the pointer moving a few pixels
+    between press and release (less than a drag), joins it; on a small table (the view
+    scaled down) such a click used to count as a drag of a fleet that may not be dragged,
+    and did nothing."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    win = make_battles()
+    battles.start(win, seed=1)
+    assert battles.play_until(win, lambda w: battles.waiting("garrison")(w) and any(
+        a["verb"] == "garrison_add" for a in w.prompt_actions()))
+    win.resize(900, 620)
+    QApplication.processEvents()
+    win.view.fit()
+    QApplication.processEvents()
+    assert win.view.transform().m11() < 0.8     # 5 pixels are over 6 units of the table
+    fleet = next(a["fleet"] for a in win.prompt_actions() if a["verb"] == "garrison_add")
+    assert not win.draggable(fleet)
+    viewport = win.view.viewport()
+    at = win.view.mapFromScene(win.scene.counters[fleet].sceneBoundingRect().center())
+    played = len(win.document.session.actions)
+    left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QTest.mousePress(viewport, left, none, at)
+    QTest.mouseMove(viewport, at + QPoint(3, 2))
+    QTest.mouseRelease(viewport, left, none, at + QPoint(3, 2))
+    QApplication.processEvents()
+    assert len(win.document.session.actions) == played + 1
+    assert win.document.session.actions[-1]["action"] == {"verb": "garrison_add",
+                                                          "fleet": fleet}

@@ -105,6 +105,14 @@ def region_rect(column: int, row: int) -> QRectF:
 
 
 # =================================================================================== counters
+def dragged(event) -> bool:
+    """Whether the pointer has gone far enough since the press for a drag, not a click (Qt's
+    own distance, on the screen: a click's jitter at a small zoom stays a click)."""
+    left = Qt.MouseButton.LeftButton
+    return ((event.screenPos() - event.buttonDownScreenPos(left)).manhattanLength()
+            >= QApplication.startDragDistance())
+
+
 class CounterItem(QGraphicsObject):
     """One fleet counter. Drags are reported to the scene, which decides what a drop means;
     the counter always goes back to where the board puts it."""
@@ -204,11 +212,10 @@ class CounterItem(QGraphicsObject):
     def mouseMoveEvent(self, event) -> None:
         if self._press is None:
             return
-        moved = (event.scenePos() - self._press).manhattanLength() > 6
         if not self.board_scene.draggable(self.fleet_id):
             # It stays put; the first move of a drag says why (once), as the Struggle map
             # does, instead of letting the counter go back without a word.
-            if moved and not self._refused:
+            if dragged(event) and not self._refused:
                 self._refused = True
                 self.setCursor(Qt.CursorShape.ForbiddenCursor)
                 self.board_scene.pickup_refused.emit(self.fleet_id)
@@ -228,10 +235,10 @@ class CounterItem(QGraphicsObject):
             self.setCursor(Qt.CursorShape.PointingHandCursor)   # it has said why
         elif moved and self.board_scene.draggable(self.fleet_id):
             self.board_scene.drop(self.fleet_id, event.scenePos())
-        elif moved:
-            self.board_scene.pickup_refused.emit(self.fleet_id)  # no move came in between
-        else:
+        elif self.board_scene.draggable(self.fleet_id) or not dragged(event):
             self.board_scene.fleet_clicked.emit(self.fleet_id)
+        else:
+            self.board_scene.pickup_refused.emit(self.fleet_id)  # no move came in between
 
 
 def fight_fates(board: dict, battle: dict) -> dict[str, list[str]]:
@@ -362,9 +369,7 @@ class BattlesScene(QGraphicsScene):
             return
         if event.isAccepted() and self.mouseGrabberItem() is not None:
             return
-        left = Qt.MouseButton.LeftButton
-        travelled = (event.screenPos() - event.buttonDownScreenPos(left)).manhattanLength()
-        if travelled >= QApplication.startDragDistance():
+        if dragged(event):
             return
         pos = event.scenePos()
         if any(isinstance(i, CounterItem) for i in self.items(pos)):

@@ -45,7 +45,8 @@ from typing import Callable
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen,
                            QPolygonF, QRadialGradient)
-from PySide6.QtWidgets import QGraphicsObject, QGraphicsPolygonItem, QGraphicsScene
+from PySide6.QtWidgets import (QApplication, QGraphicsObject, QGraphicsPolygonItem,
+                               QGraphicsScene)
 
 from struggle_desktop.engine.hexgrid import HexGrid
 
@@ -121,6 +122,14 @@ class HexItem(QGraphicsPolygonItem):
     def __init__(self, polygon: QPolygonF, key: str):
         super().__init__(polygon)
         self.key = key
+
+
+def dragged(event) -> bool:
+    """Whether the pointer has gone far enough since the press for a drag, not a click (Qt's
+    own distance, on the screen: a click's jitter at a small zoom stays a click)."""
+    left = Qt.MouseButton.LeftButton
+    return ((event.screenPos() - event.buttonDownScreenPos(left)).manhattanLength()
+            >= QApplication.startDragDistance())
 
 
 class ShipToken(QGraphicsObject):
@@ -242,7 +251,7 @@ class ShipToken(QGraphicsObject):
         if not self.board_scene.draggable(self.unit_id):
             # It stays put; the first move of a drag says why (once), as the Struggle map
             # does, instead of letting the token go back without a word.
-            if (event.scenePos() - self._press).manhattanLength() > 6 and not self._refused:
+            if dragged(event) and not self._refused:
                 self._refused = True
                 self.setCursor(Qt.CursorShape.ForbiddenCursor)
                 self.board_scene.pickup_refused.emit(self.unit_id)
@@ -262,10 +271,10 @@ class ShipToken(QGraphicsObject):
             self.setCursor(Qt.CursorShape.PointingHandCursor)   # it has said why
         elif moved and self.board_scene.draggable(self.unit_id):
             self.board_scene.drop(self.unit_id, event.scenePos())
-        elif moved:
-            self.board_scene.pickup_refused.emit(self.unit_id)   # no move came in between
-        else:
+        elif self.board_scene.draggable(self.unit_id) or not dragged(event):
             self.board_scene.ship_clicked.emit(self.unit_id)
+        else:
+            self.board_scene.pickup_refused.emit(self.unit_id)   # no move came in between
 
 
 class MoreMark(QGraphicsObject):
