@@ -158,3 +158,37 @@ def test_battles_a_click_that_jitters_a_little_is_still_a_click(make_battles):
     assert len(win.document.session.actions) == played + 1
     assert win.document.session.actions[-1]["action"] == {"verb": "garrison_add",
                                                           "fleet": fleet}
+
+
+def test_nobles_panning_the_map_is_no_click_on_a_hex(make_nobles):
+    """A drag on the empty map pans it and selects nothing: the hex under the pointer stays
+    the same while the map moves with it, so the release used to count as a click there."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    win = make_nobles()
+    nobles.start(win, seats=("human", "ai"))
+    assert nobles.play_until(win, nobles.seated("recruit"))
+    view, scene = win.view, win.scene
+    for _ in range(4):
+        view.zoom_in()
+    QApplication.processEvents()
+    win.selected_hex = win.selected_ship = None
+    win.redraw()
+    port = view.viewport().rect()
+    start = next(QPoint(x, y) for y in range(port.height() // 4, port.height(), 7)
+                 for x in range(port.width() // 4, port.width(), 7)
+                 if scene.hex_key_at(view.mapToScene(QPoint(x, y))) is not None
+                 and not any(type(i).__name__ in ("ShipToken", "MoreMark")
+                             for i in scene.items(view.mapToScene(QPoint(x, y)))))
+    before = view.mapToScene(start)
+    viewport = view.viewport()
+    left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QTest.mousePress(viewport, left, none, start)
+    for step in range(1, 9):
+        QTest.mouseMove(viewport, start - QPoint(12 * step, 8 * step))
+    QTest.mouseRelease(viewport, left, none, start - QPoint(96, 64))
+    QApplication.processEvents()
+    assert (view.mapToScene(start - QPoint(96, 64)) - before).manhattanLength() < 8, \
+        "the map did not pan with the pointer"
+    assert win.selected_hex is None

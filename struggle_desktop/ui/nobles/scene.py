@@ -401,9 +401,10 @@ class NoblesScene(QGraphicsScene):
         pos = event.scenePos()
         if any(isinstance(i, (ShipToken, MoreMark)) for i in self.items(pos)):
             return
-        down = event.buttonDownScenePos(Qt.MouseButton.LeftButton)
-        if (pos - down).manhattanLength() > 6:
-            return                     # the map was panned, not clicked
+        if dragged(event):
+            # The map was panned, not clicked (on the screen: while the map pans, the spot
+            # under the pointer stays the same spot of the map).
+            return
         key = self.hex_key_at(pos)
         if key is not None:
             self.hex_clicked.emit(key)
