@@ -149,6 +149,10 @@ def side_by_side(left: QWidget, right: QWidget) -> QSplitter:
     return split
 
 
+#: Widest label (px) a decision's button is held to exactly (see PromptBox.button).
+SHORT_LABEL = 200
+
+
 class PromptBox(QGroupBox):
     """What the game waits for and one control per legal answer. Each control holds the
     action it sends; ``perform`` is the window's. The controls are rebuilt on every refresh
@@ -240,7 +244,11 @@ class PromptBox(QGroupBox):
         # As narrow as its words allow (the style asks for 80 px at least; its margins and
         # frame take 16): a row of four steps ("−5 −1 +1 +5"), or Done beside "Finish the
         # run after this turn", then fits the column it was given instead of widening it.
-        b.setMinimumWidth(b.fontMetrics().horizontalAdvance(label) + 16)
+        # A long label (a card's name) keeps Qt's own measure: held to its words it came out
+        # wider than the column and was cut.
+        words = b.fontMetrics().horizontalAdvance(label)
+        if words <= SHORT_LABEL:
+            b.setMinimumWidth(words + 16)
         if action is None:
             b.setEnabled(False)
             return b
@@ -287,10 +295,12 @@ class PromptBox(QGroupBox):
             combo.addItem(label, action)
         # A long card name must not widen the column (the panels beside it then changed
         # width): the box shows what fits, its list the whole names, its tooltip the choice.
-        # Its caption goes above it, so that the box has the column's width.
+        # Its caption goes to its left in a narrow, wrapped column: a caption of its own
+        # length widened the column, and a caption above let the box take the place where
+        # the previous question's buttons were (a repeated click then opened the box).
         combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        combo.setMinimumContentsLength(12)
+        combo.setMinimumContentsLength(8)
         combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         combo.setToolTip(combo.currentText())
         combo.currentTextChanged.connect(combo.setToolTip)
@@ -298,7 +308,9 @@ class PromptBox(QGroupBox):
         go.clicked.connect(lambda _=False, c=combo: self.act(c.currentData()))
         self.choices.append((combo, go))
         label = QLabel(caption)
-        self._rows.addWidget(label)
+        label.setWordWrap(True)
+        label.setFixedWidth(label.fontMetrics().horizontalAdvance("Into your") + 8)
+        row.addWidget(label)
         row.addWidget(combo, 1)
         row.addWidget(go)
         self._rows.addLayout(row)
