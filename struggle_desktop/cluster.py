@@ -226,9 +226,10 @@ def connect(spec: tuple[str, Any]) -> Iterator[Any]:
     distributed = require_distributed()
     import dask
     kind, value = spec
-    quiet = logging.CRITICAL
-    # The client side logs every lost connection and retry as warnings with tracebacks; the
-    # run reports what matters in one line of its own.
+    # Above CRITICAL: the client side logs every lost connection and retry as warnings with
+    # tracebacks, and a local scheduler stopped by Ctrl+C may log a CRITICAL one while its
+    # connections close; the run reports what matters in one line of its own.
+    quiet = logging.CRITICAL + 10
     names = ["distributed", "tornado", "asyncio"]
     names += [name for name in list(logging.root.manager.loggerDict)
               if name.split(".")[0] in ("distributed", "tornado")]
